@@ -1,0 +1,1 @@
+export const baseConfig: import('vitest/config').UserConfig;
