@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEVELOPMENT_JWT_SECRET, loadConfig } from './config.ts';
+
+const POSTGRES_URL = 'postgres://app:secret@db.internal:5432/commerce';
+const PRODUCTION_SECRET = 'a-production-secret-that-is-not-the-development-one';
+
+function configErrorOf(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig defaults (CONTRACT.md section 10)', () => {
+  it('gives the contract defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database.url).toBeUndefined();
+    expect(config.database.dataDir).toBe('./.data');
+    expect(config.hostedCheckoutUrl).toBe('http://localhost:3000');
+    expect(config.payments.provider).toBe('sandbox');
+    expect(config.rateLimit.store).toBe('memory');
+    expect(config.maxBodyBytes).toBe(1_048_576);
+    expect(config.env).toBe('development');
+    expect(config.platformAdminToken).toBeUndefined();
+    expect(config.email.smtpUrl).toBeUndefined();
+  });
+
+  it('seeds the demo and runs the worker in process on the embedded database', () => {
+    const config = loadConfig({});
+    expect(config.seedDemo).toBe(true);
+    expect(config.runWorkerInProcess).toBe(true);
+  });
+
+  it('neither seeds nor runs the worker in process with DATABASE_URL', () => {
+    const config = loadConfig({ DATABASE_URL: POSTGRES_URL });
+    expect(config.database.url).toBe(POSTGRES_URL);
+    expect(config.seedDemo).toBe(false);
+    expect(config.runWorkerInProcess).toBe(false);
+  });
+
+  it('lets SEED_DEMO and RUN_WORKER override the engine default both ways', () => {
+    const embedded = loadConfig({ SEED_DEMO: 'false', RUN_WORKER: '0' });
+    expect(embedded.seedDemo).toBe(false);
+    expect(embedded.runWorkerInProcess).toBe(false);
+    const postgres = loadConfig({ DATABASE_URL: POSTGRES_URL, SEED_DEMO: 'true', RUN_WORKER: '1' });
+    expect(postgres.seedDemo).toBe(true);
+    expect(postgres.runWorkerInProcess).toBe(true);
+  });
+
+  it('treats an empty DATABASE_URL as unset', () => {
+    const config = loadConfig({ DATABASE_URL: '' });
+    expect(config.database.url).toBeUndefined();
+    expect(config.seedDemo).toBe(true);
+  });
+
+  it('uses the development JWT secret outside production', () => {
+    expect(loadConfig({}).merchantJwt.secret).toBe(DEVELOPMENT_JWT_SECRET);
+  });
+
+  it('reads explicit values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOSTED_CHECKOUT_URL: 'https://shop.example.com/',
+      PAYMENT_PROVIDER: 'stripe',
+      MAX_BODY_BYTES: '2048',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.hostedCheckoutUrl).toBe('https://shop.example.com');
+    expect(config.payments.provider).toBe('stripe');
+    expect(config.maxBodyBytes).toBe(2048);
+  });
+});
+
+describe('loadConfig refuses bad values, naming the variable', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['RATE_LIMIT_STORE', 'mysql'],
+    ['MAX_BODY_BYTES', '-1'],
+    ['MAX_BODY_BYTES', '0'],
+    ['DATABASE_URL', 'not-a-url'],
+    ['PAYMENT_PROVIDER', 'paypal'],
+    ['NODE_ENV', 'staging'],
+  ])('%s=%s', (variable, value) => {
+    const error = configErrorOf({ [variable]: value });
+    expect(error.name).toBe('ConfigError');
+    expect(error.message).toContain(variable);
+  });
+
+  it('refuses production without MERCHANT_JWKS_URL or MERCHANT_JWT_SECRET', () => {
+    const error = configErrorOf({ NODE_ENV: 'production', DATABASE_URL: POSTGRES_URL });
+    expect(error.message).toContain('MERCHANT_JWT_SECRET');
+  });
+
+  it('refuses production with the development secret', () => {
+    const error = configErrorOf({
+      NODE_ENV: 'production',
+      DATABASE_URL: POSTGRES_URL,
+      MERCHANT_JWT_SECRET: DEVELOPMENT_JWT_SECRET,
+    });
+    expect(error.message).toContain('MERCHANT_JWT_SECRET');
+  });
+
+  it('refuses production with the development secret even beside a JWKS URL', () => {
+    const error = configErrorOf({
+      NODE_ENV: 'production',
+      MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
+      MERCHANT_JWT_SECRET: DEVELOPMENT_JWT_SECRET,
+    });
+    expect(error.message).toContain('MERCHANT_JWT_SECRET');
+  });
+
+  it('accepts production with a JWKS URL, and leaves no secret to fall back to', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
+    });
+    expect(config.env).toBe('production');
+    expect(config.merchantJwt.jwksUrl).toBe('https://id.example.com/.well-known/jwks.json');
+    expect(config.merchantJwt.secret).toBeUndefined();
+  });
+
+  it('accepts production with a secret of its own', () => {
+    const config = loadConfig({ NODE_ENV: 'production', MERCHANT_JWT_SECRET: PRODUCTION_SECRET });
+    expect(config.merchantJwt.secret).toBe(PRODUCTION_SECRET);
+  });
+
+  it('refuses RATE_LIMIT_STORE=postgres without DATABASE_URL', () => {
+    const error = configErrorOf({ RATE_LIMIT_STORE: 'postgres' });
+    expect(error.message).toContain('RATE_LIMIT_STORE');
+  });
+
+  it('accepts RATE_LIMIT_STORE=postgres with DATABASE_URL', () => {
+    expect(loadConfig({ RATE_LIMIT_STORE: 'postgres', DATABASE_URL: POSTGRES_URL }).rateLimit.store).toBe(
+      'postgres',
+    );
+  });
+
+  it.each(['redis://127.0.0.1:6379', 'rediss://cache.example.com:6380/0'])(
+    'accepts RATE_LIMIT_STORE=%s',
+    (store) => {
+      expect(loadConfig({ RATE_LIMIT_STORE: store }).rateLimit.store).toBe(store);
+    },
+  );
+});

@@ -1,0 +1,98 @@
+/**
+ * The contract's error table (CONTRACT.md section 1): one place that maps a
+ * stable code to its HTTP status and default message. The gateway renders
+ * every failure by looking the code up here.
+ */
+export const ERROR_TABLE = {
+  VALIDATION_FAILED: { status: 400, message: 'The request is invalid' },
+  TENANT_REQUIRED: { status: 400, message: 'The x-organization-slug header is required' },
+  BOOKING_DELIVERY_INVALID: { status: 400, message: 'The delivery input is invalid' },
+  BOOKING_DELIVERY_DESTINATION_INVALID: { status: 400, message: 'The delivery destination is invalid' },
+  BOOKING_DELIVERY_OUT_OF_RANGE: { status: 400, message: 'The delivery destination is out of range' },
+  UNAUTHENTICATED: { status: 401, message: 'Authentication is required' },
+  VERIFICATION_FAILED: { status: 401, message: 'Verification failed' },
+  FORBIDDEN: { status: 403, message: 'You do not have permission to do this' },
+  RESOURCE_NOT_FOUND: { status: 404, message: 'Resource not found' },
+  IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'The idempotency key was used for a different request' },
+  SLUG_TAKEN: { status: 409, message: 'The slug is already taken' },
+  DUPLICATE_REVIEW: { status: 409, message: 'A review from this email already exists for this item' },
+  INVALID_STATE_TRANSITION: { status: 409, message: 'The transition is not allowed from the current state' },
+  STALE_STATE: { status: 409, message: 'The resource changed; refresh and retry' },
+  OVER_FULFILLMENT: { status: 409, message: 'The fulfillment would exceed the ordered quantity' },
+  CAPACITY_UNAVAILABLE: { status: 409, message: 'The requested interval has no free capacity' },
+  LINE_FULFILLMENT_REQUIRED: {
+    status: 409,
+    message: 'Fulfillment status is derived; create line fulfillments',
+  },
+  LAST_OWNER: { status: 409, message: 'The organization must keep at least one Owner' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  EMAIL_POLICY_REJECTED: { status: 422, message: 'The recipient was refused by the email policy' },
+  RATE_LIMIT_EXCEEDED: { status: 429, message: 'Too many requests; retry later' },
+  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred' },
+  PROVIDER_ERROR: { status: 502, message: 'An upstream provider failed' },
+  PROVIDER_UNAVAILABLE: { status: 503, message: 'An upstream provider could not be reached' },
+  BOOKING_DELIVERY_UNAVAILABLE: { status: 503, message: 'Delivery rating is unavailable' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+export type ErrorDetails = Record<string, unknown>;
+
+/** A failure a client can act on. Services throw it; the gateway renders it. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: ErrorDetails | undefined;
+  /** Only for RATE_LIMIT_EXCEEDED: sent as the `Retry-After` header. */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    details?: ErrorDetails,
+    options?: { retryAfterSeconds?: number; cause?: unknown },
+  ) {
+    super(
+      message ?? ERROR_TABLE[code].message,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_TABLE[code].status;
+    this.details = details;
+    this.retryAfterSeconds =
+      options?.retryAfterSeconds === undefined
+        ? undefined
+        : // A limiter that cannot say when to retry still gets a valid header.
+          Number.isFinite(options.retryAfterSeconds)
+          ? Math.max(1, Math.ceil(options.retryAfterSeconds))
+          : 1;
+  }
+
+  static validation(issues: ValidationIssue[], message = 'The request is invalid'): AppError {
+    return new AppError('VALIDATION_FAILED', message, { issues });
+  }
+
+  static notFound(message = 'Resource not found'): AppError {
+    return new AppError('RESOURCE_NOT_FOUND', message);
+  }
+
+  static rateLimited(retryAfterSeconds: number): AppError {
+    return new AppError('RATE_LIMIT_EXCEEDED', undefined, undefined, { retryAfterSeconds });
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
+
+/** Renders a zod-style issue path (`['items', 0, 'quantity']`) as `items.0.quantity`. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.map((segment) => String(segment)).join('.');
+}
