@@ -1,0 +1,5 @@
+export * from './audit.ts';
+export * from './migrate.ts';
+export * from './open-database.ts';
+export { PGliteDialect } from './pglite-dialect.ts';
+export * from './schema.ts';

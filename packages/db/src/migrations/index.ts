@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as foundation from './2026_11_23_0001_foundation.ts';
+
+/** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
+export const migrations: Record<string, Migration> = {
+  '2026_11_23_0001_foundation': foundation,
+};

@@ -1,0 +1,147 @@
+import type { PGlite } from '@electric-sql/pglite';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+
+/**
+ * Kysely over PGlite. PGlite is a single connection, so the driver hands it
+ * out to one holder at a time: a transaction keeps it from BEGIN to COMMIT and
+ * everything else queues behind it, which is what makes concurrent
+ * transactions on the embedded database serialize instead of interleave.
+ */
+export class PGliteDialect implements Dialect {
+  constructor(private readonly pglite: PGlite) {}
+
+  createAdapter(): DialectAdapter {
+    return new PostgresAdapter();
+  }
+
+  createDriver(): Driver {
+    return new PGliteDriver(this.pglite);
+  }
+
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+}
+
+class PGliteDriver implements Driver {
+  private readonly connection: PGliteConnection;
+  private tail: Promise<void> = Promise.resolve();
+  private release: (() => void) | undefined;
+
+  constructor(private readonly pglite: PGlite) {
+    this.connection = new PGliteConnection(pglite);
+  }
+
+  async init(): Promise<void> {
+    await this.pglite.waitReady;
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.release = release;
+    return this.connection;
+  }
+
+  async releaseConnection(): Promise<void> {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const isolation = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : '';
+    await connection.executeQuery(CompiledQuery.raw(`begin${isolation}`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint "${name}"`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release savepoint "${name}"`));
+  }
+
+  async destroy(): Promise<void> {
+    await this.tail;
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}
+
+let cursorSequence = 0;
+
+class PGliteConnection implements DatabaseConnection {
+  constructor(private readonly pglite: PGlite) {}
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters], {
+      rowMode: 'object',
+    });
+    const affected = result.affectedRows;
+    return {
+      rows: result.rows,
+      ...(affected !== undefined && affected > 0 ? { numAffectedRows: BigInt(affected) } : {}),
+    };
+  }
+
+  /**
+   * Streams through a server-side cursor, so rows cross into JavaScript a
+   * chunk at a time. WITH HOLD lets the cursor live outside a transaction.
+   */
+  async *streamQuery<R>(
+    compiledQuery: CompiledQuery,
+    chunkSize = 500,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    cursorSequence += 1;
+    const cursor = `kysely_stream_${cursorSequence}`;
+    await this.pglite.query(`declare ${cursor} no scroll cursor with hold for ${compiledQuery.sql}`, [
+      ...compiledQuery.parameters,
+    ]);
+    try {
+      while (true) {
+        const chunk = await this.pglite.query<R>(`fetch ${chunkSize} from ${cursor}`, [], {
+          rowMode: 'object',
+        });
+        if (chunk.rows.length === 0) return;
+        yield { rows: chunk.rows };
+        if (chunk.rows.length < chunkSize) return;
+      }
+    } finally {
+      await this.pglite.query(`close ${cursor}`);
+    }
+  }
+}

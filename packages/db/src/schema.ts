@@ -1,0 +1,176 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The live schema, kept by hand beside the migrations and checked against the
+ * migrated database by `db.test.ts`. Every tenant-owned table starts its
+ * primary key with `organization_id` so that it can be distributed by tenant.
+ */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface OrganizationsTable {
+  id: string;
+  slug: string;
+  name: string;
+  status: Generated<'ACTIVE' | 'SUSPENDED'>;
+  created_at: Timestamp;
+}
+
+/** Merchant users are global: one identity-provider subject, many memberships. */
+export interface MerchantUsersTable {
+  id: string;
+  subject: string;
+  email: string;
+  /** Whether the identity provider vouched for `email` at the latest sign-in. */
+  email_verified: Generated<boolean>;
+  name: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type MembershipRole = 'Owner' | 'Admin' | 'Staff';
+export type MembershipStatus = 'PENDING' | 'ACTIVE';
+
+export interface MembershipsTable {
+  organization_id: string;
+  id: string;
+  /** Null while the membership waits for its first sign-in. */
+  user_id: string | null;
+  email: string;
+  /** The name given when the membership was granted, shown until the user signs in with their own. */
+  invited_name: string | null;
+  role: MembershipRole;
+  permissions: Json<string[]>;
+  status: MembershipStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AuditLogsTable {
+  organization_id: string;
+  id: string;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  metadata: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+}
+
+export type OutboxStatus = 'PENDING' | 'PROCESSING' | 'DONE' | 'FAILED';
+
+export interface OutboxTable {
+  organization_id: string;
+  id: string;
+  kind: string;
+  /** Delivery metadata that outlives the body (type, recipient's domain, ids). */
+  metadata: Json<Record<string, unknown>>;
+  /** The rendered message; cleared once the row is delivered or finally failed. */
+  payload: Json<Record<string, unknown>> | null;
+  status: Generated<OutboxStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Date | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  delivered_at: Date | null;
+}
+
+/** What the development email transport "sent" (CONTRACT.md section 8). */
+export interface DevEmailsTable {
+  organization_id: string;
+  id: string;
+  outbox_id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  created_at: Timestamp;
+}
+
+/** Storage of rate-limiter-flexible's PostgreSQL store. */
+export interface RateLimitsTable {
+  key: string;
+  points: Generated<number>;
+  expire: string | null;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  merchant_users: MerchantUsersTable;
+  memberships: MembershipsTable;
+  audit_logs: AuditLogsTable;
+  outbox: OutboxTable;
+  dev_emails: DevEmailsTable;
+  rate_limits: RateLimitsTable;
+}
+
+export type Organization = Selectable<OrganizationsTable>;
+export type MerchantUser = Selectable<MerchantUsersTable>;
+export type Membership = Selectable<MembershipsTable>;
+export type NewMembership = Insertable<MembershipsTable>;
+export type MembershipUpdate = Updateable<MembershipsTable>;
+export type AuditLog = Selectable<AuditLogsTable>;
+export type OutboxRow = Selectable<OutboxTable>;
+export type DevEmail = Selectable<DevEmailsTable>;
+
+/** Every column of every table, checked against the database by a test. */
+export const SCHEMA_COLUMNS = {
+  organizations: ['id', 'slug', 'name', 'status', 'created_at'],
+  merchant_users: ['id', 'subject', 'email', 'email_verified', 'name', 'created_at', 'updated_at'],
+  memberships: [
+    'organization_id',
+    'id',
+    'user_id',
+    'email',
+    'invited_name',
+    'role',
+    'permissions',
+    'status',
+    'created_at',
+    'updated_at',
+  ],
+  audit_logs: [
+    'organization_id',
+    'id',
+    'actor_user_id',
+    'actor_email',
+    'action',
+    'target_type',
+    'target_id',
+    'metadata',
+    'created_at',
+  ],
+  outbox: [
+    'organization_id',
+    'id',
+    'kind',
+    'metadata',
+    'payload',
+    'status',
+    'attempts',
+    'next_attempt_at',
+    'locked_until',
+    'last_error',
+    'created_at',
+    'delivered_at',
+  ],
+  dev_emails: [
+    'organization_id',
+    'id',
+    'outbox_id',
+    'to_address',
+    'subject',
+    'text_body',
+    'html_body',
+    'created_at',
+  ],
+  rate_limits: ['key', 'points', 'expire'],
+} as const satisfies { [T in keyof Database]: readonly (keyof Database[T] & string)[] };
+
+// Compile-time completeness: every column of the interface is listed above.
+type Missing<T extends keyof Database> = Exclude<keyof Database[T], (typeof SCHEMA_COLUMNS)[T][number]>;
+type AssertComplete = { [T in keyof Database]: Missing<T> extends never ? true : Missing<T> };
+const schemaIsComplete: { [T in keyof Database]: true } = null as unknown as AssertComplete;
+void schemaIsComplete;
