@@ -1,0 +1,50 @@
+import { newId } from '@commerce/core';
+import type { Database, Membership, MembershipRole } from '@commerce/db';
+import type { Kysely } from 'kysely';
+import type { PermissionGroup } from '../permissions.ts';
+
+/**
+ * Adds a membership for an email: bound at once when exactly one merchant
+ * user holds that email verified, otherwise pending until a verified sign-in.
+ * Uniqueness per organization and email is the database's job (the caller
+ * maps the violation to its own error).
+ */
+export async function addMembership(
+  db: Kysely<Database>,
+  input: {
+    organizationId: string;
+    email: string;
+    invitedName?: string | null;
+    role: MembershipRole;
+    permissions: PermissionGroup[];
+    at: Date;
+  },
+): Promise<Membership> {
+  const email = input.email.toLowerCase();
+  // Bind at once only to the one user whose provider vouched for this email; otherwise the
+  // membership waits for a verified sign-in (two subjects may share an address).
+  const candidates = await db
+    .selectFrom('merchant_users')
+    .select('id')
+    .where('email', '=', email)
+    .where('email_verified', '=', true)
+    .limit(2)
+    .execute();
+  const user = candidates.length === 1 ? candidates[0] : undefined;
+  return db
+    .insertInto('memberships')
+    .values({
+      organization_id: input.organizationId,
+      id: newId('mem', input.at),
+      user_id: user?.id ?? null,
+      email,
+      invited_name: input.invitedName ?? null,
+      role: input.role,
+      permissions: JSON.stringify(input.role === 'Staff' ? input.permissions : []),
+      status: user ? 'ACTIVE' : 'PENDING',
+      created_at: input.at,
+      updated_at: input.at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
