@@ -1,0 +1,42 @@
+import type { DatabaseHandle } from '@commerce/db';
+import { createTestDatabase } from '@commerce/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTenantBySlug } from './find-organization.ts';
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  await handle.db
+    .insertInto('organizations')
+    .values([
+      { id: 'org_active', slug: 'active-shop', name: 'Active' },
+      { id: 'org_other', slug: 'other-shop', name: 'Other' },
+      { id: 'org_suspended', slug: 'suspended-shop', name: 'Suspended', status: 'SUSPENDED' },
+    ])
+    .execute();
+});
+afterAll(async () => {
+  await handle.close();
+});
+
+describe('findTenantBySlug', () => {
+  it('finds each active organization by its own slug with the precompiled lookup', async () => {
+    expect(await findTenantBySlug(handle.db, 'active-shop')).toEqual({
+      organizationId: 'org_active',
+      slug: 'active-shop',
+      name: 'Active',
+    });
+    expect((await findTenantBySlug(handle.db, 'other-shop'))?.organizationId).toBe('org_other');
+  });
+
+  it('finds no suspended, unknown or malformed organization', async () => {
+    expect(await findTenantBySlug(handle.db, 'suspended-shop')).toBeUndefined();
+    expect(await findTenantBySlug(handle.db, 'nobody')).toBeUndefined();
+    expect(await findTenantBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
+  });
+
+  it('works inside a transaction', async () => {
+    const found = await handle.db.transaction().execute((trx) => findTenantBySlug(trx, 'other-shop'));
+    expect(found?.name).toBe('Other');
+  });
+});

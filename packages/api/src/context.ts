@@ -1,0 +1,75 @@
+import type { Tenant } from '@commerce/admin';
+import type { MerchantTokenVerifier } from '@commerce/auth';
+import type { Clock, Config } from '@commerce/core';
+import type { Database } from '@commerce/db';
+import type { RateLimiter } from '@commerce/rate-limit';
+import type { Kysely } from 'kysely';
+
+/** What the API needs from the process: built once at start, shared by every request. */
+export interface ApiDeps {
+  db: Kysely<Database>;
+  config: Config;
+  clock: Clock;
+  merchantTokens: MerchantTokenVerifier;
+  rateLimiter: RateLimiter;
+}
+
+/** What the gateway learned about one request before the procedure runs. */
+export interface RequestInfo {
+  requestId: string;
+  headers: Headers;
+  clientIp: string;
+}
+
+/** Facts a procedure learns that the gateway logs (never secrets or customer data). */
+export interface RequestObservations {
+  tenant?: Tenant;
+  userId?: string;
+}
+
+/** Headers a procedure adds to its response (Location, Retry-After, Set-Cookie …), kept cheap to create. */
+export class ResponseHeaders {
+  readonly entries: [name: string, value: string][] = [];
+
+  set(name: string, value: string): void {
+    const lower = name.toLowerCase();
+    const kept = this.entries.filter(([existing]) => existing.toLowerCase() !== lower);
+    this.entries.length = 0;
+    this.entries.push(...kept, [name, value]);
+  }
+
+  append(name: string, value: string): void {
+    this.entries.push([name, value]);
+  }
+}
+
+/**
+ * The context of one procedure call. tRPC copies it at every middleware, so
+ * it keeps few top-level keys: what procedures use on every call (`db`,
+ * `clock`, `config`) and two groups for the rest.
+ */
+export interface ApiContext {
+  db: Kysely<Database>;
+  clock: Clock;
+  config: Config;
+  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter'>;
+  request: RequestInfo;
+  resHeaders: ResponseHeaders;
+  observed: RequestObservations;
+}
+
+export function createApiContext(
+  deps: ApiDeps,
+  request: RequestInfo,
+  observed: RequestObservations = {},
+): ApiContext {
+  return {
+    db: deps.db,
+    clock: deps.clock,
+    config: deps.config,
+    services: deps,
+    request,
+    resHeaders: new ResponseHeaders(),
+    observed,
+  };
+}

@@ -1,0 +1,16 @@
+export * from './context.ts';
+export type { ApiMeta, AuthKind } from './meta.ts';
+export * from './openapi.ts';
+export * from './rest-routes.ts';
+export * from './root.ts';
+export {
+  createCallerFactory,
+  merchantProcedure,
+  merchantProcedureFor,
+  merchantProcedureWith,
+  merchantUserProcedure,
+  platformProcedure,
+  publicProcedure,
+  router,
+  tenantProcedure,
+} from './trpc.ts';

@@ -1,0 +1,20 @@
+import type { PermissionGroup } from '@commerce/auth';
+import type { ErrorCode } from '@commerce/core';
+import type { MembershipRole } from '@commerce/db';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+
+/** Who may call a procedure; the builder sets it and the OpenAPI document derives security and errors from it. */
+export type AuthKind = 'public' | 'tenant' | 'merchant-user' | 'merchant' | 'platform';
+
+export type RateLimitName = 'public-read';
+
+export type ApiMeta = OpenApiMeta<{
+  auth?: AuthKind;
+  /** The status of a success; trpc-to-openapi has no place for it. */
+  successStatus?: 200 | 201 | 204;
+  /** Codes the procedure itself can answer, beyond those its builder implies. */
+  errors?: ErrorCode[];
+  rateLimit?: RateLimitName;
+  permission?: PermissionGroup;
+  roles?: MembershipRole[];
+}>;
