@@ -1,0 +1,165 @@
+import { AppError } from '@commerce/core';
+import { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { RateLimitStore } from './rate-limit-store.ts';
+
+export interface RateLimitRule {
+  /** Stable name such as 'public-read'; rules with different names never share counters. */
+  name: string;
+  points: number;
+  durationSeconds: number;
+}
+
+export interface RateLimiter {
+  /** Consumes one point of `rule` for `key`; throws AppError.rateLimited(retryAfterSeconds) when exhausted. */
+  consume(rule: RateLimitRule, key: string): Promise<void>;
+  /** Disconnects the redis client this limiter opened; a postgres pool stays with its owner. */
+  close(): Promise<void>;
+}
+
+export interface CreateRateLimiterOptions {
+  /** Called when the shared store fails and the decision falls back to this process's memory. */
+  onStoreError?: (error: unknown) => void;
+}
+
+// The length of the postgres store's `key varchar(255)`, which holds `<rule name>:<key>`.
+const MAX_STORED_KEY_LENGTH = 255;
+// A hung store must not hang the requests waiting on it; past these the fallback decides.
+const REDIS_COMMAND_TIMEOUT_MS = 1_000;
+const REDIS_CONNECT_TIMEOUT_MS = 2_000;
+
+interface RuleLimiters {
+  rule: RateLimitRule;
+  store: RateLimiterAbstract;
+  /** Decides while the shared store is unreachable; see `consume`. */
+  fallback: RateLimiterMemory | undefined;
+}
+
+export function createRateLimiter(
+  store: RateLimitStore,
+  options: CreateRateLimiterOptions = {},
+): RateLimiter {
+  const reportStoreError = options.onStoreError ?? (() => {});
+  const limitersByRuleName = new Map<string, RuleLimiters>();
+
+  const redis =
+    store.kind === 'redis'
+      ? new Redis(store.url, {
+          enableOfflineQueue: false,
+          commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+          connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+        })
+      : undefined;
+  // Without a listener ioredis prints every failed reconnect; the owner's logger should see them instead.
+  redis?.on('error', reportStoreError);
+  // Without an offline queue, commands sent before the first connection fail; requests arriving
+  // at start-up wait for that first attempt rather than all being decided by the fallback.
+  const firstRedisConnection = redis
+    ? new Promise<void>((resolve) => {
+        redis.once('ready', resolve);
+        redis.once('error', resolve);
+        redis.once('end', resolve);
+      })
+    : Promise.resolve();
+
+  // One sweep of expired rows serves every rule, since they all share the table.
+  let isPostgresSweepScheduled = false;
+
+  function createStoreLimiter(rule: RateLimitRule): RateLimiterAbstract {
+    const limits = { keyPrefix: rule.name, points: rule.points, duration: rule.durationSeconds };
+    switch (store.kind) {
+      case 'memory':
+        return new RateLimiterMemory(limits);
+      case 'postgres': {
+        const clearExpiredByTimeout = !isPostgresSweepScheduled;
+        isPostgresSweepScheduled = true;
+        return new RateLimiterPostgres({
+          ...limits,
+          storeClient: store.pool,
+          storeType: 'pool',
+          tableName: 'rate_limits',
+          tableCreated: true,
+          clearExpiredByTimeout,
+        });
+      }
+      case 'redis':
+        return new RateLimiterRedis({ ...limits, storeClient: redis });
+    }
+  }
+
+  function limitersFor(rule: RateLimitRule): RuleLimiters {
+    const cached = limitersByRuleName.get(rule.name);
+    if (cached) {
+      if (cached.rule.points !== rule.points || cached.rule.durationSeconds !== rule.durationSeconds) {
+        throw new Error(`Rate limit rule "${rule.name}" is declared twice with different limits`);
+      }
+      return cached;
+    }
+    if (!Number.isInteger(rule.points) || rule.points < 1) {
+      throw new Error(`Rate limit rule "${rule.name}" needs a positive whole number of points`);
+    }
+    if (!Number.isInteger(rule.durationSeconds) || rule.durationSeconds < 1) {
+      throw new Error(`Rate limit rule "${rule.name}" needs a positive whole number of seconds`);
+    }
+    const created: RuleLimiters = {
+      rule: { ...rule },
+      store: createStoreLimiter(rule),
+      fallback:
+        store.kind === 'memory'
+          ? undefined
+          : new RateLimiterMemory({
+              keyPrefix: rule.name,
+              points: rule.points,
+              duration: rule.durationSeconds,
+            }),
+    };
+    limitersByRuleName.set(rule.name, created);
+    return created;
+  }
+
+  return {
+    async consume(rule, key) {
+      if (rule.name.length + 1 + key.length > MAX_STORED_KEY_LENGTH) {
+        throw new Error(`Rate limit key for "${rule.name}" is too long; build it with rateLimitKey()`);
+      }
+      const limiters = limitersFor(rule);
+      await firstRedisConnection;
+      try {
+        await consumeOrThrowRateLimited(limiters.store, key);
+      } catch (error) {
+        if (error instanceof AppError || !limiters.fallback) throw error;
+        // Fail soft, not open or closed: a store outage must neither take the API down nor
+        // lift the limits on sign-in, so each process keeps limiting from its own memory
+        // (limits then count per process). This is rate-limiter-flexible's insuranceLimiter,
+        // done here so the outage reaches `onStoreError` instead of passing unseen.
+        reportStoreError(error);
+        await consumeOrThrowRateLimited(limiters.fallback, key);
+      }
+    },
+
+    async close() {
+      if (!redis) return;
+      // quit() waits for replies in flight, but only a connected client can send it.
+      if (redis.status === 'ready') await redis.quit();
+      else redis.disconnect();
+    },
+  };
+}
+
+async function consumeOrThrowRateLimited(limiter: RateLimiterAbstract, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (rejection) {
+    // The library rejects with its result when the points are spent, and with an Error when the store fails.
+    if (rejection instanceof RateLimiterRes) {
+      throw AppError.rateLimited(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+    }
+    throw rejection;
+  }
+}
