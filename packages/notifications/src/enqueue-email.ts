@@ -1,0 +1,71 @@
+import { AppError, formatIssuePath, newId } from '@commerce/core';
+import type { Database } from '@commerce/db';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { type EmailMessage, recipientDomain } from './types.ts';
+
+export const EMAIL_OUTBOX_KIND = 'email';
+
+// A line break in a header would let a subject inject headers of its own.
+const headerText = z
+  .string()
+  .min(1)
+  .max(998)
+  .refine((value) => !/[\r\n]/.test(value), 'must not contain line breaks');
+
+export const enqueueEmailInputSchema = z.object({
+  organizationId: z.string().min(1),
+  templateType: z.string().min(1).max(100),
+  to: z.email(),
+  subject: headerText,
+  text: z.string().min(1),
+  html: z.string().min(1).optional(),
+  replyTo: z.email().optional(),
+  /** Non-secret facts kept after delivery (ids, locale): never an address, a name, a token or a code. */
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  at: z.date(),
+});
+
+export type EnqueueEmailInput = z.input<typeof enqueueEmailInputSchema>;
+
+/**
+ * Queues one rendered email in the outbox and returns its id. Pass the
+ * transaction of the change that causes the mail, so the mail exists exactly
+ * when the change commits; the worker delivers it afterwards.
+ */
+export async function enqueueEmail(db: Kysely<Database>, input: EnqueueEmailInput): Promise<string> {
+  const parsed = enqueueEmailInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw AppError.validation(
+      parsed.error.issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
+      'The email is invalid',
+    );
+  }
+  const email = parsed.data;
+  const id = newId('obx', email.at);
+  const payload: EmailMessage = {
+    to: email.to,
+    subject: email.subject,
+    text: email.text,
+    ...(email.html === undefined ? {} : { html: email.html }),
+    ...(email.replyTo === undefined ? {} : { replyTo: email.replyTo }),
+  };
+  await db
+    .insertInto('outbox')
+    .values({
+      organization_id: email.organizationId,
+      id,
+      kind: EMAIL_OUTBOX_KIND,
+      // The recipient's local part is customer data; only its domain stays once the body is gone.
+      metadata: JSON.stringify({
+        ...email.metadata,
+        templateType: email.templateType,
+        recipientDomain: recipientDomain(email.to),
+      }),
+      payload: JSON.stringify(payload),
+      next_attempt_at: email.at,
+      created_at: email.at,
+    })
+    .execute();
+  return id;
+}

@@ -1,0 +1,365 @@
+import { ManualClock } from '@commerce/core';
+import type { DatabaseHandle } from '@commerce/db';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createNotificationsTestDatabase,
+  deferred,
+  enqueueSignInEmail,
+  ORG_ID,
+  readOutboxRow,
+  recordingLogger,
+  recordingTransport,
+} from '../test/factories.ts';
+import { PermanentDeliveryError, TransientDeliveryError } from './errors.ts';
+import { createOutboxWorker, retryDelayMs } from './outbox-worker.ts';
+
+let handle: DatabaseHandle;
+let clock: ManualClock;
+
+beforeAll(async () => {
+  handle = await createNotificationsTestDatabase();
+});
+
+afterAll(async () => {
+  await handle.close();
+});
+
+beforeEach(async () => {
+  // Each test starts from an empty outbox, a day after the last, so earlier rows never fall due again.
+  await handle.db.deleteFrom('outbox').execute();
+  clock = new ManualClock('2026-03-01T10:00:00.000Z');
+});
+
+const noJitter = () => 0;
+
+describe('retryDelayMs', () => {
+  it('doubles from the base, caps at the maximum and only ever shortens by jitter', () => {
+    const options = { baseBackoffMs: 2000, maxBackoffMs: 10_000 };
+    expect([1, 2, 3, 4, 5, 30].map((attempts) => retryDelayMs(attempts, options, noJitter))).toEqual([
+      2000, 4000, 8000, 10_000, 10_000, 10_000,
+    ]);
+    expect(retryDelayMs(2, options, () => 0.999)).toBeGreaterThanOrEqual(3200);
+    expect(retryDelayMs(2, options, () => 0.999)).toBeLessThan(4000);
+  });
+});
+
+describe('outbox worker', () => {
+  it('delivers a due email, marks it DONE and drops its body but keeps its metadata', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const transport = recordingTransport();
+    const worker = createOutboxWorker({ db: handle.db, transport, clock });
+    clock.advance(1500);
+
+    expect(await worker.runOnce()).toEqual({ claimed: 1, delivered: 1, retried: 0, failed: 0, pruned: 0 });
+
+    expect(transport.sent).toHaveLength(1);
+    expect(transport.sent[0]?.message).toMatchObject({ subject: 'Your sign-in code' });
+    expect(transport.sent[0]?.message.text).toMatch(/^Your code is \d{6}$/);
+    expect(transport.sent[0]?.context).toEqual({
+      organizationId: ORG_ID,
+      outboxId: id,
+      templateType: 'customer.sign_in_code',
+    });
+    const row = await readOutboxRow(handle.db, id);
+    expect(row).toMatchObject({ status: 'DONE', attempts: 1, payload: null, locked_until: null });
+    expect(row.delivered_at?.getTime()).toBe(clock.now().getTime());
+    expect(row.metadata).toMatchObject({
+      templateType: 'customer.sign_in_code',
+      recipientDomain: 'example.com',
+    });
+
+    expect(await worker.runOnce()).toMatchObject({ claimed: 0 });
+    expect(transport.sent).toHaveLength(1);
+  });
+
+  it('retries a failing delivery later each time, then marks it FAILED after maxAttempts without its body', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock, { to: 'alice@example.com' });
+    const transport = recordingTransport(async () => {
+      // Provider errors may quote the recipient; none of this may reach the row or the logs.
+      throw new Error('mailbox alice@example.com unavailable');
+    });
+    const logger = recordingLogger();
+    const worker = createOutboxWorker({
+      db: handle.db,
+      transport,
+      clock,
+      logger,
+      maxAttempts: 4,
+      baseBackoffMs: 1000,
+      random: noJitter,
+    });
+
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect(await worker.runOnce()).toMatchObject({ claimed: 1, retried: 1 });
+      const row = await readOutboxRow(handle.db, id);
+      expect(row).toMatchObject({
+        status: 'PENDING',
+        attempts: attempt,
+        locked_until: null,
+        last_error: 'Error',
+      });
+      expect(row.payload).not.toBeNull();
+      delays.push(row.next_attempt_at.getTime() - clock.now().getTime());
+
+      // Not due a millisecond early, due on time.
+      clock.set(new Date(row.next_attempt_at.getTime() - 1));
+      expect(await worker.runOnce()).toMatchObject({ claimed: 0 });
+      clock.advance(1);
+    }
+    expect(delays).toEqual([1000, 2000, 4000]);
+
+    expect(await worker.runOnce()).toMatchObject({ claimed: 1, failed: 1 });
+    const row = await readOutboxRow(handle.db, id);
+    expect(row).toMatchObject({ status: 'FAILED', attempts: 4, payload: null, locked_until: null });
+    expect(row.delivered_at?.getTime()).toBe(clock.now().getTime());
+    expect(transport.sent).toHaveLength(4);
+
+    clock.advance(86_400_000);
+    expect(await worker.runOnce()).toMatchObject({ claimed: 0 });
+    expect(logger.lines.map((line) => line.level)).toEqual(['warn', 'warn', 'warn', 'error']);
+    expect(logger.text()).not.toContain('alice');
+    expect(logger.text()).not.toContain('Your code');
+  });
+
+  it('marks a permanently refused email FAILED at once', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const transport = recordingTransport(async () => {
+      throw new PermanentDeliveryError('SMTP EENVELOPE 550 at RCPT TO');
+    });
+    const worker = createOutboxWorker({ db: handle.db, transport, clock });
+
+    expect(await worker.runOnce()).toMatchObject({ claimed: 1, delivered: 0, retried: 0, failed: 1 });
+    const row = await readOutboxRow(handle.db, id);
+    expect(row).toMatchObject({
+      status: 'FAILED',
+      attempts: 1,
+      payload: null,
+      last_error: 'SMTP EENVELOPE 550 at RCPT TO',
+    });
+  });
+
+  it('redelivers a claim whose worker crashed mid-delivery once its lease expires, and not before', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const hang = deferred();
+    const crashedTransport = recordingTransport(() => hang.promise);
+    const crashed = createOutboxWorker({
+      db: handle.db,
+      transport: crashedTransport,
+      clock,
+      leaseMs: 60_000,
+    });
+    const crashedRun = crashed.runOnce();
+    await waitUntil(() => crashedTransport.sent.length === 1);
+
+    const claimedRow = await readOutboxRow(handle.db, id);
+    expect(claimedRow).toMatchObject({ status: 'PROCESSING', attempts: 1 });
+    expect(claimedRow.locked_until?.getTime()).toBe(clock.now().getTime() + 60_000);
+
+    const transport = recordingTransport();
+    const rescuer = createOutboxWorker({ db: handle.db, transport, clock, leaseMs: 60_000 });
+    clock.advance(60_000);
+    expect(await rescuer.runOnce()).toMatchObject({ claimed: 0 });
+    expect(transport.sent).toHaveLength(0);
+
+    clock.advance(1);
+    expect(await rescuer.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(transport.callsById.get(id)).toBe(1);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2, payload: null });
+
+    // Let the "crashed" delivery end so the test leaves nothing running; it changes nothing.
+    hang.reject(new Error('process died'));
+    expect(await crashedRun).toMatchObject({ claimed: 1, delivered: 0, retried: 0, failed: 0 });
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2 });
+  });
+
+  it('lets no stale worker overwrite a newer claim, whether it finishes with success or failure', async () => {
+    const first = await enqueueSignInEmail(handle.db, clock);
+    const second = await enqueueSignInEmail(handle.db, clock);
+    const staleOutcomes = new Map([
+      [first, deferred()],
+      [second, deferred()],
+    ]);
+    const staleTransport = recordingTransport((_, context) => staleOutcomes.get(context.outboxId)!.promise);
+    const stale = createOutboxWorker({ db: handle.db, transport: staleTransport, clock, leaseMs: 30_000 });
+    const staleRun = stale.runOnce();
+    await waitUntil(() => staleTransport.sent.length === 2);
+
+    // The lease runs out; a second worker claims both rows and is itself still delivering.
+    clock.advance(30_001);
+    const freshOutcomes = new Map([
+      [first, deferred()],
+      [second, deferred()],
+    ]);
+    const freshTransport = recordingTransport((_, context) => freshOutcomes.get(context.outboxId)!.promise);
+    const fresh = createOutboxWorker({ db: handle.db, transport: freshTransport, clock, leaseMs: 30_000 });
+    const freshRun = fresh.runOnce();
+    await waitUntil(() => freshTransport.sent.length === 2);
+
+    staleOutcomes.get(first)!.resolve();
+    staleOutcomes.get(second)!.reject(new TransientDeliveryError('SMTP ETIMEDOUT at CONN'));
+    expect(await staleRun).toMatchObject({ claimed: 2, delivered: 0, retried: 0, failed: 0 });
+    for (const id of [first, second]) {
+      const row = await readOutboxRow(handle.db, id);
+      expect(row).toMatchObject({ status: 'PROCESSING', attempts: 2, last_error: null });
+      expect(row.payload).not.toBeNull();
+    }
+
+    freshOutcomes.get(first)!.resolve();
+    freshOutcomes.get(second)!.resolve();
+    expect(await freshRun).toMatchObject({ claimed: 2, delivered: 2 });
+    for (const id of [first, second]) {
+      expect(await readOutboxRow(handle.db, id)).toMatchObject({
+        status: 'DONE',
+        attempts: 2,
+        payload: null,
+      });
+    }
+  });
+
+  it('fails a row whose final allowed attempt crashed, without sending it again', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const hang = deferred();
+    const crashedTransport = recordingTransport(() => hang.promise);
+    const crashed = createOutboxWorker({ db: handle.db, transport: crashedTransport, clock, maxAttempts: 1 });
+    const crashedRun = crashed.runOnce();
+    await waitUntil(() => crashedTransport.sent.length === 1);
+
+    clock.advance(60_001);
+    const transport = recordingTransport();
+    const worker = createOutboxWorker({ db: handle.db, transport, clock, maxAttempts: 1 });
+    expect(await worker.runOnce()).toMatchObject({ claimed: 1, failed: 1 });
+    expect(transport.sent).toHaveLength(0);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({
+      status: 'FAILED',
+      attempts: 2,
+      payload: null,
+      last_error: 'lease expired on the final attempt',
+    });
+
+    hang.resolve();
+    await crashedRun;
+    expect((await readOutboxRow(handle.db, id)).status).toBe('FAILED');
+  });
+
+  it('abandons a send that outlives deliveryTimeoutMs as a transient failure', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const transport = recordingTransport(() => new Promise<void>(() => {}));
+    const worker = createOutboxWorker({ db: handle.db, transport, clock, deliveryTimeoutMs: 10 });
+
+    expect(await worker.runOnce()).toMatchObject({ claimed: 1, retried: 1 });
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({
+      status: 'PENDING',
+      last_error: 'delivery timed out after 10 ms',
+    });
+  });
+
+  it('prunes finished rows past retention at most once per interval and keeps everything else', async () => {
+    const transport = recordingTransport(async (message) => {
+      if (message.to.startsWith('bounce')) throw new PermanentDeliveryError('SMTP EENVELOPE 550 at RCPT TO');
+    });
+    const worker = createOutboxWorker({ db: handle.db, transport, clock, retentionDays: 7 });
+    const oldDone = await enqueueSignInEmail(handle.db, clock);
+    const oldFailed = await enqueueSignInEmail(handle.db, clock, { to: 'bounce@example.com' });
+    expect(await worker.runOnce()).toMatchObject({ delivered: 1, failed: 1, pruned: 0 });
+
+    clock.advance(3 * 86_400_000);
+    const recentDone = await enqueueSignInEmail(handle.db, clock);
+    expect(await worker.runOnce()).toMatchObject({ delivered: 1, pruned: 0 });
+    // Old but never delivered: pending rows are not the prune's to remove.
+    clock.advance(1);
+    const stillPending = await enqueueSignInEmail(handle.db, clock);
+    await handle.db
+      .updateTable('outbox')
+      .set({ next_attempt_at: new Date(clock.now().getTime() + 30 * 86_400_000) })
+      .where('id', '=', stillPending)
+      .execute();
+
+    clock.advance(4 * 86_400_000 + 1);
+    expect(await worker.runOnce()).toMatchObject({ claimed: 0, pruned: 2 });
+    const remaining = await handle.db.selectFrom('outbox').select('id').orderBy('id').execute();
+    expect(remaining.map((row) => row.id).sort()).toEqual([recentDone, stillPending].sort());
+    expect(remaining.map((row) => row.id)).not.toContain(oldDone);
+    expect(remaining.map((row) => row.id)).not.toContain(oldFailed);
+
+    // A minute must pass between prunes, however often the worker runs.
+    await handle.db
+      .updateTable('outbox')
+      .set({ delivered_at: new Date(clock.now().getTime() - 8 * 86_400_000) })
+      .where('id', '=', recentDone)
+      .execute();
+    clock.advance(59_999);
+    expect(await worker.runOnce()).toMatchObject({ pruned: 0 });
+    clock.advance(1);
+    expect(await worker.runOnce()).toMatchObject({ pruned: 1 });
+  });
+
+  it('delivers each of 30 rows exactly once with three workers running at the same time', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 30; index++) ids.push(await enqueueSignInEmail(handle.db, clock));
+    const transport = recordingTransport(async () => {
+      // Yield so the workers' claims and deliveries interleave.
+      await new Promise((resolve) => setImmediate(resolve));
+    });
+    const workers = [1, 2, 3].map(() =>
+      createOutboxWorker({ db: handle.db, transport, clock, batchSize: 4 }),
+    );
+
+    const drain = async (worker: (typeof workers)[number]) => {
+      let delivered = 0;
+      for (;;) {
+        const result = await worker.runOnce();
+        delivered += result.delivered;
+        if (result.claimed === 0) return delivered;
+      }
+    };
+    const deliveredPerWorker = await Promise.all(workers.map(drain));
+
+    expect(deliveredPerWorker.reduce((sum, count) => sum + count, 0)).toBe(30);
+    // The work was shared, so the workers really did claim side by side.
+    expect(deliveredPerWorker.filter((count) => count > 0).length).toBeGreaterThanOrEqual(2);
+    expect(transport.sent).toHaveLength(30);
+    expect(ids.map((id) => transport.callsById.get(id))).toEqual(ids.map(() => 1));
+    const statuses = await handle.db.selectFrom('outbox').select(['status', 'attempts']).execute();
+    expect(statuses).toHaveLength(30);
+    expect(statuses.every((row) => row.status === 'DONE' && row.attempts === 1)).toBe(true);
+  });
+
+  it('polls after start(), drains a backlog without waiting, and stop() waits for the run in flight', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index++) ids.push(await enqueueSignInEmail(handle.db, clock));
+    const lastSend = deferred();
+    const allSent = deferred();
+    const transport = recordingTransport(async () => {
+      if (transport.sent.length === 5) {
+        allSent.resolve();
+        await lastSend.promise;
+      }
+    });
+    // An hour between polls: only the immediate follow-up after a full batch can drain the backlog.
+    const worker = createOutboxWorker({
+      db: handle.db,
+      transport,
+      clock,
+      batchSize: 2,
+      pollIntervalMs: 3_600_000,
+    });
+
+    worker.start();
+    await allSent.promise;
+    const stopped = worker.stop();
+    lastSend.resolve();
+    await stopped;
+
+    for (const id of ids) expect((await readOutboxRow(handle.db, id)).status).toBe('DONE');
+    expect(transport.sent).toHaveLength(5);
+  });
+});
+
+/** Waits, without a timer, until the worker under test has reached its transport. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 10_000 && !condition(); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!condition()) throw new Error('condition never became true');
+}

@@ -1,0 +1,107 @@
+import nodemailer from 'nodemailer';
+import { PermanentDeliveryError, TransientDeliveryError } from './errors.ts';
+import type { EmailTransport } from './types.ts';
+
+export interface SmtpTransportOptions {
+  /** Pooled connections per process. */
+  maxConnections?: number;
+  connectionTimeoutMs?: number;
+  greetingTimeoutMs?: number;
+  /**
+   * Inactivity limit of a connection. nodemailer's default is an hour; a
+   * stalled send must end well inside the outbox lease, or another worker
+   * would deliver the row a second time while this one still waits.
+   */
+  socketTimeoutMs?: number;
+}
+
+/**
+ * Delivery over SMTP (CONTRACT.md section 8). Options the operator put in
+ * SMTP_URL's query (nodemailer's URL syntax, e.g. `?tls.rejectUnauthorized=false`)
+ * win over these defaults.
+ */
+export function createSmtpTransport(
+  smtpUrl: string,
+  defaultFrom: string,
+  options: SmtpTransportOptions = {},
+): EmailTransport {
+  const url = new URL(smtpUrl);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new Error('SMTP_URL must use smtp:// or smtps://');
+  }
+  const defaults: Record<string, string> = {
+    pool: 'true',
+    maxConnections: String(options.maxConnections ?? 3),
+    connectionTimeout: String(options.connectionTimeoutMs ?? 10_000),
+    greetingTimeout: String(options.greetingTimeoutMs ?? 10_000),
+    socketTimeout: String(options.socketTimeoutMs ?? 20_000),
+  };
+  for (const [key, value] of Object.entries(defaults)) {
+    if (!url.searchParams.has(key)) url.searchParams.set(key, value);
+  }
+  // nodemailer reads every option from the URL when it is given one, so the defaults travel in it too.
+  const transporter = nodemailer.createTransport(url.toString());
+
+  return {
+    kind: 'smtp',
+    async send(message) {
+      let rejectedCount: number;
+      try {
+        const info = await transporter.sendMail({
+          from: message.from ?? defaultFrom,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          ...(message.html === undefined ? {} : { html: message.html }),
+          ...(message.replyTo === undefined ? {} : { replyTo: message.replyTo }),
+        });
+        rejectedCount = info.rejected.length;
+      } catch (error) {
+        throw classifySmtpError(error);
+      }
+      // Every message has one recipient, so a partial rejection is a rejection.
+      if (rejectedCount > 0) throw new PermanentDeliveryError('SMTP recipient rejected');
+    },
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+interface NodemailerErrorFields {
+  code?: unknown;
+  responseCode?: unknown;
+  command?: unknown;
+}
+
+const SAFE_TOKEN = /^[A-Za-z][A-Za-z0-9 _-]{0,30}$/;
+
+/**
+ * Sorts a nodemailer failure into permanent or transient. Permanent: the
+ * server refused this message or recipient with a 5xx to RCPT TO or DATA, or
+ * nodemailer refused the envelope or message before sending (invalid
+ * address, oversized). Everything else is retried: connection failures and
+ * timeouts, 4xx deferrals, and refusals that hit every message alike
+ * (greeting, authentication, MAIL FROM), which an operator can fix while the
+ * row waits. The description keeps codes only, and the original error is not
+ * attached as a cause, because nodemailer's messages quote the server's reply,
+ * which often names the recipient.
+ */
+export function classifySmtpError(error: unknown): PermanentDeliveryError | TransientDeliveryError {
+  const fields: NodemailerErrorFields = typeof error === 'object' && error !== null ? error : {};
+  const code = typeof fields.code === 'string' && SAFE_TOKEN.test(fields.code) ? fields.code : undefined;
+  const responseCode = typeof fields.responseCode === 'number' ? fields.responseCode : undefined;
+  const command =
+    typeof fields.command === 'string' && SAFE_TOKEN.test(fields.command) ? fields.command : undefined;
+  const description = [
+    'SMTP',
+    code ?? 'error',
+    ...(responseCode === undefined ? [] : [String(responseCode)]),
+    ...(command === undefined ? [] : [`at ${command}`]),
+  ].join(' ');
+
+  const refusesThisMessage = (code === 'EENVELOPE' || code === 'EMESSAGE') && command !== 'MAIL FROM';
+  const isFinalAnswer = responseCode === undefined || (responseCode >= 500 && responseCode < 600);
+  if (refusesThisMessage && isFinalAnswer) return new PermanentDeliveryError(description);
+  return new TransientDeliveryError(description);
+}
