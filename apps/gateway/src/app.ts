@@ -1,0 +1,137 @@
+import {
+  type ApiDeps,
+  appRouter,
+  buildOpenApiDocument,
+  createApiContext,
+  listRestRoutes,
+} from '@commerce/api';
+import { AppError, newId } from '@commerce/core';
+import type { AnyRouter } from '@trpc/server';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import { clientIp } from './client-ip.ts';
+import { mountDocs } from './docs.ts';
+import type { GatewayEnv } from './env.ts';
+import { errorEnvelope, toAppError } from './errors.ts';
+import { mountRestRoutes } from './rest.ts';
+
+export interface GatewayDeps extends ApiDeps {
+  logger: Logger;
+  /** Answers when the database takes a query (for /readyz). */
+  pingDatabase: () => Promise<void>;
+  version: string;
+  router?: AnyRouter;
+}
+
+/**
+ * Builds the whole HTTP surface from its dependencies; `main.ts` only reads
+ * configuration and listens, and tests call `app.request()` in-process.
+ */
+export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
+  const router = deps.router ?? appRouter;
+  const { logger } = deps;
+  const routes = listRestRoutes(router);
+  const document = buildOpenApiDocument(router, routes, { version: deps.version });
+  const app = new Hono<GatewayEnv>();
+
+  const renderError = (c: Context<GatewayEnv>, error: unknown) => {
+    const { appError, unexpected } = toAppError(error);
+    const requestId = c.get('requestId');
+    if (unexpected) logger.error({ requestId, route: c.get('route'), err: error }, 'unexpected error');
+    if (appError.retryAfterSeconds !== undefined) c.header('Retry-After', String(appError.retryAfterSeconds));
+    c.header('x-request-id', requestId);
+    return c.json(errorEnvelope(appError, requestId), appError.status as 400);
+  };
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const requestId = newId('req');
+    c.set('requestId', requestId);
+    c.set('observed', {});
+    await next();
+    c.res.headers.set('x-request-id', requestId);
+    const observed = c.get('observed');
+    logger.info(
+      {
+        requestId,
+        method: c.req.method,
+        route: c.get('route') ?? null,
+        status: c.res.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        tenant: observed.tenant?.slug ?? null,
+        organizationId: observed.tenant?.organizationId ?? null,
+        userId: observed.userId ?? null,
+      },
+      'request',
+    );
+  });
+
+  const limitBody = bodyLimit({
+    maxSize: deps.config.maxBodyBytes,
+    onError: () => {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `The request body is larger than ${deps.config.maxBodyBytes} bytes`,
+      );
+    },
+  });
+  // Asking a request for its body makes @hono/node-server build the full Fetch Request; requests
+  // that carry no body skip the check, which keeps that cost off every read.
+  const limitBodyWhenPresent: typeof limitBody = (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next);
+  app.use('/api/*', limitBodyWhenPresent);
+  app.use('/trpc/*', limitBodyWhenPresent);
+
+  app.get('/healthz', (c) => {
+    c.set('route', 'GET /healthz');
+    return c.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (c) => {
+    c.set('route', 'GET /readyz');
+    try {
+      await deps.pingDatabase();
+    } catch (error) {
+      logger.warn({ err: error }, 'readiness check failed');
+      throw new AppError('PROVIDER_UNAVAILABLE', 'The database is not reachable');
+    }
+    return c.json({ status: 'ready' });
+  });
+
+  mountDocs(app, document);
+  const socketIp = (c: Context<GatewayEnv>) => clientIp(c, deps.config.trustProxy);
+  mountRestRoutes(app, router, routes, deps, { trustProxyIp: socketIp });
+
+  app.all('/trpc/*', (c) => {
+    c.set('route', `${c.req.method} /trpc`);
+    return fetchRequestHandler({
+      endpoint: '/trpc',
+      req: c.req.raw,
+      router,
+      createContext: () =>
+        createApiContext(
+          deps,
+          { requestId: c.get('requestId'), headers: c.req.raw.headers, clientIp: socketIp(c) },
+          c.get('observed'),
+        ),
+      // tRPC answers a thrown AppError as a 500; first-party clients get the contract's status instead.
+      responseMeta: ({ errors }) => {
+        if (errors.length === 0) return {};
+        const { appError } = toAppError(errors[0]);
+        const headers = new Headers();
+        if (appError.retryAfterSeconds !== undefined)
+          headers.set('Retry-After', String(appError.retryAfterSeconds));
+        return { status: appError.status, headers };
+      },
+      onError: ({ error }) => {
+        if (toAppError(error).unexpected)
+          logger.error({ requestId: c.get('requestId'), err: error }, 'unexpected error');
+      },
+    });
+  });
+
+  app.notFound((c) => renderError(c, AppError.notFound('Route not found')));
+  app.onError((error, c) => renderError(c, error));
+  return app;
+}

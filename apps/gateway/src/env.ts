@@ -1,0 +1,11 @@
+import type { RequestObservations } from '@commerce/api';
+
+/** Per-request values the gateway's middleware shares with its routes. */
+export interface GatewayEnv {
+  Variables: {
+    requestId: string;
+    /** The matched route template, for logs (never the raw path, which can hold tokens). */
+    route: string | undefined;
+    observed: RequestObservations;
+  };
+}

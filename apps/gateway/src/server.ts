@@ -1,0 +1,115 @@
+import type { AddressInfo } from 'node:net';
+import { seedDemoOrganization } from '@commerce/admin';
+import { createMerchantTokenVerifier } from '@commerce/auth';
+import { type Clock, type Config, systemClock } from '@commerce/core';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '@commerce/db';
+import { startOutboxWorkerFromConfig } from '@commerce/notifications';
+import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
+import { serve } from '@hono/node-server';
+import type { AnyRouter } from '@trpc/server';
+import type { Logger } from 'pino';
+import { createApp } from './app.ts';
+import { flushLogs } from './logger.ts';
+
+export const VERSION = '0.1.0';
+
+export interface RunningGateway {
+  url: string;
+  database: DatabaseHandle;
+  /** Stops accepting, lets in-flight requests finish, then closes the worker, limiter and database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  clock?: Clock;
+  /** An already open database (tests); by default the one the configuration names. */
+  database?: DatabaseHandle;
+  router?: AnyRouter;
+}
+
+/** Everything `main.ts` does after reading configuration; also used by end-to-end tests and benchmarks. */
+export async function startGateway(
+  config: Config,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningGateway> {
+  const clock = options.clock ?? systemClock;
+  const database =
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.database.url,
+      dataDir: config.database.dataDir,
+      poolSize: config.database.poolSize,
+    }));
+  await migrateToLatest(database.db, { schema: database.schema });
+  if (config.seedDemo) {
+    const outcome = await seedDemoOrganization(database.db, clock.now());
+    logger.info({ outcome, slug: 'demo' }, 'demo organization');
+  }
+
+  let lastStoreWarning = 0;
+  const rateLimiter = createRateLimiter(parseRateLimitStore(config.rateLimit.store, database.pool), {
+    // While the shared store is down each process limits from memory; say so at most once a minute.
+    onStoreError: (error) => {
+      if (Date.now() - lastStoreWarning < 60_000) return;
+      lastStoreWarning = Date.now();
+      logger.warn({ err: error }, 'rate-limit store failed; limiting from process memory');
+    },
+  });
+  const app = createApp({
+    db: database.db,
+    config,
+    clock,
+    merchantTokens: createMerchantTokenVerifier(config.merchantJwt, clock),
+    rateLimiter,
+    logger,
+    pingDatabase: database.ping,
+    version: VERSION,
+    ...(options.router ? { router: options.router } : {}),
+  });
+
+  // On the embedded database the worker must share this process: PGlite has one connection.
+  const worker = config.runWorkerInProcess
+    ? startOutboxWorkerFromConfig(config, {
+        db: database.db,
+        logger: logger.child({ component: 'worker' }),
+        clock,
+      })
+    : undefined;
+
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const listening = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+      resolve(listening),
+    );
+  });
+  const address = server.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host}:${address.port}`;
+  logger.info({ url, database: database.kind }, 'gateway listening');
+  flushLogs(logger);
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          // Requests still running past the deadline are cut so the process can exit.
+          if ('closeAllConnections' in server) server.closeAllConnections();
+          resolve();
+        }, config.shutdownTimeoutMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        if ('closeIdleConnections' in server) server.closeIdleConnections();
+      });
+      await worker?.stop();
+      await rateLimiter.close();
+      await database.close();
+      logger.info('gateway stopped');
+    })();
+    return closing;
+  };
+  return { url, database, close };
+}
