@@ -36,20 +36,41 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
   }
 
   const handle = await openDatabase({ databaseUrl: url, schema, poolSize: options.poolSize ?? 10 });
-  await migrateToLatest(handle.db, { schema });
+  // Kysely's migrator introspects the tables of every schema; a schema dropped by another
+  // test file during that query makes it fail. Migrations hold a shared lock, drops an
+  // exclusive one, so neither sees the other half done.
+  await withSchemaLock(url, 'shared', () => migrateToLatest(handle.db, { schema }));
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      try {
-        await cleanup.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await cleanup.end();
-      }
+      await withSchemaLock(url, 'exclusive', async (client) => {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      });
     },
   };
+}
+
+const SCHEMA_LOCK = 7201002;
+
+async function withSchemaLock<T>(
+  url: string,
+  mode: 'shared' | 'exclusive',
+  run: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const suffix = mode === 'shared' ? '_shared' : '';
+  try {
+    await client.query(`select pg_advisory_lock${suffix}(${SCHEMA_LOCK})`);
+    try {
+      return await run(client);
+    } finally {
+      await client.query(`select pg_advisory_unlock${suffix}(${SCHEMA_LOCK})`);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 export const testDatabaseKind = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
