@@ -112,7 +112,12 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       createContext: () =>
         createApiContext(
           deps,
-          { requestId: c.get('requestId'), headers: c.req.raw.headers, clientIp: socketIp(c) },
+          {
+            requestId: c.get('requestId'),
+            headers: c.req.raw.headers,
+            clientIp: socketIp(c),
+            surface: 'trpc',
+          },
           c.get('observed'),
         ),
       // tRPC answers a thrown AppError as a 500; first-party clients get the contract's status instead.

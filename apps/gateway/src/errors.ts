@@ -18,6 +18,12 @@ function zodIssues(value: unknown): IssueLike[] | undefined {
  */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (isAppError(error)) return { appError: error, unexpected: false };
+  if (isConcurrencyAbort(error instanceof TRPCError ? error.cause : error)) {
+    return {
+      appError: new AppError('STALE_STATE', 'A concurrent change conflicted with this request; retry it'),
+      unexpected: false,
+    };
+  }
   if (error instanceof TRPCError) {
     if (isAppError(error.cause)) return { appError: error.cause, unexpected: false };
     const issues = zodIssues(error.cause);
@@ -33,6 +39,16 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
     if (mapped) return { appError: new AppError(mapped), unexpected: false };
   }
   return { appError: new AppError('INTERNAL_ERROR'), unexpected: true };
+}
+
+/**
+ * PostgreSQL aborted the transaction to resolve a deadlock (40P01) or a
+ * serialization conflict (40001): nothing was written, and the same request
+ * may succeed when retried, which is what STALE_STATE tells the client.
+ */
+function isConcurrencyAbort(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return code === '40P01' || code === '40001';
 }
 
 const TRPC_CODES: Partial<Record<TRPCError['code'], AppError['code']>> = {

@@ -1,4 +1,4 @@
-import { type ApiContext, type ApiDeps, createApiContext, type RestRoute } from '@commerce/api';
+import { type ApiContext, type ApiDeps, createApiContext, isDownload, type RestRoute } from '@commerce/api';
 import { AppError } from '@commerce/core';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { Context, Hono } from 'hono';
@@ -44,7 +44,12 @@ export function mountRestRoutes(
       const input = readsBody ? { ...(await readJsonObject(c)), ...params } : { ...readQuery(c), ...params };
       const ctx = createApiContext(
         deps,
-        { requestId: c.get('requestId'), headers: c.req.raw.headers, clientIp: options.trustProxyIp(c) },
+        {
+          requestId: c.get('requestId'),
+          headers: c.req.raw.headers,
+          clientIp: options.trustProxyIp(c),
+          surface: 'rest',
+        },
         c.get('observed'),
       );
       const data = await procedure({
@@ -57,9 +62,43 @@ export function mountRestRoutes(
       });
       for (const [name, value] of ctx.resHeaders.entries) c.header(name, value, { append: true });
       if (status === 204) return c.body(null, 204);
+      if (isDownload(data)) {
+        c.header('content-type', data.contentType);
+        c.header('content-disposition', `attachment; filename="${data.filename}"`);
+        c.header('cache-control', 'no-store');
+        return c.body(toByteStream(data.chunks), status);
+      }
       return c.json(data as object, status);
     });
   }
+}
+
+/**
+ * Pulls the next chunk only when the socket has taken the previous one, so a
+ * slow client holds the producer (and its database cursor) instead of memory;
+ * a client that goes away closes the producer.
+ */
+function toByteStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          // Headers are gone: the only signal left is an aborted body.
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 1 },
+  );
 }
 
 function readQuery(c: Context): Record<string, string | string[]> {

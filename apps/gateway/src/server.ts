@@ -3,7 +3,7 @@ import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { type Clock, type Config, systemClock } from '@commerce/core';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '@commerce/db';
-import { startOutboxWorkerFromConfig } from '@commerce/notifications';
+import { createEmailTransportFromConfig, startOutboxWorkerFromConfig } from '@commerce/notifications';
 import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
 import { serve } from '@hono/node-server';
 import type { AnyRouter } from '@trpc/server';
@@ -56,12 +56,18 @@ export async function startGateway(
       logger.warn({ err: error }, 'rate-limit store failed; limiting from process memory');
     },
   });
+  const mailer = createEmailTransportFromConfig(config, {
+    db: database.db,
+    logger: logger.child({ component: 'mailer' }),
+    clock,
+  });
   const app = createApp({
     db: database.db,
     config,
     clock,
     merchantTokens: createMerchantTokenVerifier(config.merchantJwt, clock),
     rateLimiter,
+    mailer,
     logger,
     pingDatabase: database.ping,
     version: VERSION,
@@ -106,6 +112,7 @@ export async function startGateway(
       });
       await worker?.stop();
       await rateLimiter.close();
+      await mailer.close?.();
       await database.close();
       logger.info('gateway stopped');
     })();

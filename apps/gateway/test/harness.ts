@@ -3,6 +3,7 @@ import { createMerchantTokenVerifier, mintDevToken } from '@commerce/auth';
 import { DEVELOPMENT_JWT_SECRET, loadConfig, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
+import { createDevTransport, type EmailTransport, silentLogger } from '@commerce/notifications';
 import { createRateLimiter } from '@commerce/rate-limit';
 import type { AnyRouter } from '@trpc/server';
 import type { Hono } from 'hono';
@@ -26,7 +27,13 @@ export interface Harness {
 
 /** The gateway in-process on an isolated test database, with a clock the test moves. */
 export async function createHarness(
-  options: { env?: Record<string, string>; router?: AnyRouter; clock?: ManualClock } = {},
+  options: {
+    env?: Record<string, string>;
+    router?: AnyRouter;
+    clock?: ManualClock;
+    /** The provider send-test talks to; the development transport by default. */
+    mailer?: EmailTransport;
+  } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase();
   const clock = options.clock ?? new ManualClock(new Date());
@@ -45,6 +52,7 @@ export async function createHarness(
     clock,
     merchantTokens: createMerchantTokenVerifier(config.merchantJwt, clock),
     rateLimiter,
+    mailer: options.mailer ?? createDevTransport(database.db, silentLogger, clock),
     logger: createLogger('info', sink),
     pingDatabase: database.ping,
     version: 'test',

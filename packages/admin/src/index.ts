@@ -2,3 +2,8 @@ export * from './organizations/create-organization.ts';
 export * from './organizations/find-organization.ts';
 export * from './organizations/schemas.ts';
 export * from './organizations/seed-demo.ts';
+export * from './audit/index.ts';
+export * from './email-templates/index.ts';
+export * from './memberships/index.ts';
+export * from './onboarding/index.ts';
+export * from './settings/index.ts';

@@ -2,6 +2,7 @@ import type { Tenant } from '@commerce/admin';
 import type { MerchantTokenVerifier } from '@commerce/auth';
 import type { Clock, Config } from '@commerce/core';
 import type { Database } from '@commerce/db';
+import type { EmailTransport } from '@commerce/notifications';
 import type { RateLimiter } from '@commerce/rate-limit';
 import type { Kysely } from 'kysely';
 
@@ -12,6 +13,12 @@ export interface ApiDeps {
   clock: Clock;
   merchantTokens: MerchantTokenVerifier;
   rateLimiter: RateLimiter;
+  /**
+   * The email provider, for the few operations that must report delivery in
+   * their own response (an email template's send-test). Everything else
+   * leaves through the outbox.
+   */
+  mailer: EmailTransport;
 }
 
 /** What the gateway learned about one request before the procedure runs. */
@@ -19,6 +26,8 @@ export interface RequestInfo {
   requestId: string;
   headers: Headers;
   clientIp: string;
+  /** Which door the call came through: the versioned REST contract or first-party /trpc. */
+  surface: 'rest' | 'trpc';
 }
 
 /** Facts a procedure learns that the gateway logs (never secrets or customer data). */
@@ -52,7 +61,7 @@ export interface ApiContext {
   db: Kysely<Database>;
   clock: Clock;
   config: Config;
-  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter'>;
+  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer'>;
   request: RequestInfo;
   resHeaders: ResponseHeaders;
   observed: RequestObservations;

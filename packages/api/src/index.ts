@@ -1,4 +1,5 @@
 export * from './context.ts';
+export * from './download.ts';
 export type { ApiMeta, AuthKind } from './meta.ts';
 export * from './openapi.ts';
 export * from './rest-routes.ts';

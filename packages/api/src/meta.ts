@@ -17,4 +17,9 @@ export type ApiMeta = OpenApiMeta<{
   rateLimit?: RateLimitName;
   permission?: PermissionGroup;
   roles?: MembershipRole[];
+  /**
+   * The route answers a file (the procedure returns a `Download`), served by
+   * REST only: over /trpc the procedure answers 404.
+   */
+  download?: { contentType: 'text/csv' };
 }>;

@@ -132,10 +132,19 @@ function decorateOperation(operation: JsonObject, route: RestRoute): void {
   const success = responses['200'] ?? { description: 'Success' };
   const status = route.meta.successStatus ?? 200;
   const decorated: Record<string, JsonObject> = {};
-  decorated[String(status)] =
-    status === 204
-      ? { description: 'No content' }
-      : { ...success, description: status === 201 ? 'Created' : 'OK' };
+  if (status === 204) decorated[String(status)] = { description: 'No content' };
+  else if (route.meta.download)
+    decorated[String(status)] = {
+      description: 'The file, streamed as an attachment',
+      headers: {
+        'Content-Disposition': {
+          description: 'attachment; filename="…"',
+          schema: { type: 'string' },
+        },
+      },
+      content: { [route.meta.download.contentType]: { schema: { type: 'string' } } },
+    };
+  else decorated[String(status)] = { ...success, description: status === 201 ? 'Created' : 'OK' };
 
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of routeErrorCodes(route)) {

@@ -25,6 +25,7 @@ export const ERROR_TABLE = {
     message: 'Fulfillment status is derived; create line fulfillments',
   },
   LAST_OWNER: { status: 409, message: 'The organization must keep at least one Owner' },
+  MEMBERSHIP_EXISTS: { status: 409, message: 'The email already has a membership in this organization' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   EMAIL_POLICY_REJECTED: { status: 422, message: 'The recipient was refused by the email policy' },
   RATE_LIMIT_EXCEEDED: { status: 429, message: 'Too many requests; retry later' },

@@ -96,6 +96,44 @@ export interface RateLimitsTable {
   expire: string | null;
 }
 
+/** One row per organization; each category is a JSON object of known keys (validated by the service). */
+export interface OrganizationSettingsTable {
+  organization_id: string;
+  business_profile: Json<Record<string, unknown>>;
+  checkout_settings: Json<Record<string, unknown>>;
+  api_settings: Json<Record<string, unknown>>;
+  notifications: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OnboardingStepsTable {
+  organization_id: string;
+  step_key: string;
+  /** The step's place in the canonical list. */
+  position: number;
+  completed_at: Date | null;
+  /** The merchant user id that completed the step. */
+  completed_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A merchant's override of the writable slots of one email template type; null keeps the default. */
+export interface EmailTemplateOverridesTable {
+  organization_id: string;
+  type: string;
+  subject: string | null;
+  heading: string | null;
+  body_text: string | null;
+  cta_label: string | null;
+  from_name: string | null;
+  reply_to: string | null;
+  updated_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   merchant_users: MerchantUsersTable;
@@ -104,6 +142,9 @@ export interface Database {
   outbox: OutboxTable;
   dev_emails: DevEmailsTable;
   rate_limits: RateLimitsTable;
+  organization_settings: OrganizationSettingsTable;
+  onboarding_steps: OnboardingStepsTable;
+  email_template_overrides: EmailTemplateOverridesTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -114,6 +155,9 @@ export type MembershipUpdate = Updateable<MembershipsTable>;
 export type AuditLog = Selectable<AuditLogsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
 export type DevEmail = Selectable<DevEmailsTable>;
+export type OrganizationSettings = Selectable<OrganizationSettingsTable>;
+export type OnboardingStep = Selectable<OnboardingStepsTable>;
+export type EmailTemplateOverride = Selectable<EmailTemplateOverridesTable>;
 
 /** Every column of every table, checked against the database by a test. */
 export const SCHEMA_COLUMNS = {
@@ -167,6 +211,37 @@ export const SCHEMA_COLUMNS = {
     'created_at',
   ],
   rate_limits: ['key', 'points', 'expire'],
+  organization_settings: [
+    'organization_id',
+    'business_profile',
+    'checkout_settings',
+    'api_settings',
+    'notifications',
+    'created_at',
+    'updated_at',
+  ],
+  onboarding_steps: [
+    'organization_id',
+    'step_key',
+    'position',
+    'completed_at',
+    'completed_by',
+    'created_at',
+    'updated_at',
+  ],
+  email_template_overrides: [
+    'organization_id',
+    'type',
+    'subject',
+    'heading',
+    'body_text',
+    'cta_label',
+    'from_name',
+    'reply_to',
+    'updated_by',
+    'created_at',
+    'updated_at',
+  ],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T] & string)[] };
 
 // Compile-time completeness: every column of the interface is listed above.

@@ -1,0 +1,37 @@
+import { AppError } from '@commerce/core';
+import { TRPCError } from '@trpc/server';
+import { describe, expect, it } from 'vitest';
+import { toAppError } from './errors.ts';
+
+/** An error as pg and PGlite raise it: the SQLSTATE in `code`. */
+function databaseError(code: string): Error {
+  return Object.assign(new Error(`database said ${code}`), { code });
+}
+
+describe('toAppError', () => {
+  it('keeps an AppError as it is', () => {
+    const error = new AppError('LAST_OWNER');
+    expect(toAppError(error)).toEqual({ appError: error, unexpected: false });
+  });
+
+  for (const code of ['40P01', '40001']) {
+    it(`answers a transaction aborted by PostgreSQL (${code}) with 409 STALE_STATE, thrown directly or inside tRPC`, () => {
+      for (const thrown of [
+        databaseError(code),
+        new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: databaseError(code) }),
+      ]) {
+        const { appError, unexpected } = toAppError(thrown);
+        expect(appError.code).toBe('STALE_STATE');
+        expect(appError.status).toBe(409);
+        expect(appError.message).not.toContain(code);
+        expect(unexpected).toBe(false);
+      }
+    });
+  }
+
+  it('answers any other database error with 500 INTERNAL_ERROR and marks it unexpected', () => {
+    const { appError, unexpected } = toAppError(databaseError('23505'));
+    expect(appError.code).toBe('INTERNAL_ERROR');
+    expect(unexpected).toBe(true);
+  });
+});
