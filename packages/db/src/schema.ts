@@ -7,6 +7,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
  */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T = unknown> = ColumnType<T, string, string>;
+/** A JSON column with a database default: optional on insert. */
+type JsonWithDefault<T = unknown> = ColumnType<T, string | undefined, string>;
 
 export interface OrganizationsTable {
   id: string;
@@ -99,10 +101,10 @@ export interface RateLimitsTable {
 /** One row per organization; each category is a JSON object of known keys (validated by the service). */
 export interface OrganizationSettingsTable {
   organization_id: string;
-  business_profile: Json<Record<string, unknown>>;
-  checkout_settings: Json<Record<string, unknown>>;
-  api_settings: Json<Record<string, unknown>>;
-  notifications: Json<Record<string, unknown>>;
+  business_profile: JsonWithDefault<Record<string, unknown>>;
+  checkout_settings: JsonWithDefault<Record<string, unknown>>;
+  api_settings: JsonWithDefault<Record<string, unknown>>;
+  notifications: JsonWithDefault<Record<string, unknown>>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
