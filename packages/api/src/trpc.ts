@@ -36,6 +36,8 @@ const rateLimitRules = (ctx: ApiContext) =>
       points: ctx.config.rateLimit.publicReadsPerMinute,
       durationSeconds: 60,
     },
+    // Each test email reaches a real inbox through the provider: a handful per ten minutes is plenty.
+    'email-send-test': { name: 'email-send-test', points: 10, durationSeconds: 600 },
   }) satisfies Record<RateLimitName, unknown>;
 
 /** Applies the rule a procedure names in its meta, keyed per tenant and client. */

@@ -53,7 +53,8 @@ const MAX_PRUNE_BATCHES_PER_RUN = 20;
 /** A retry waits between 80% and 100% of its exponential delay, so rows failed together spread out. */
 const JITTER_RATIO = 0.2;
 
-const storedMessageSchema = z.object({
+/** The rendered message as the outbox stores it (`outbox.payload`). */
+export const storedMessageSchema = z.object({
   from: z.string().optional(),
   to: z.string().min(1),
   subject: z.string(),
@@ -333,7 +334,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   };
 }
 
-function withTimeout(send: () => Promise<void>, timeoutMs: number): Promise<void> {
+/** Runs one send, failing it as transient when it outlasts `timeoutMs`. */
+export function withTimeout(send: () => Promise<void>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -1,0 +1,254 @@
+import { AppError, ManualClock } from '@commerce/core';
+import type { DatabaseHandle } from '@commerce/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createNotificationsTestDatabase,
+  ORG_ID,
+  readOutboxRow,
+  recordingLogger,
+  recordingTransport,
+} from '../test/factories.ts';
+import {
+  deliverOutboxRowNow,
+  enqueueEmailForImmediateDelivery,
+  IMMEDIATE_DELIVERY_HOLD_MS,
+} from './deliver-now.ts';
+import { createDevTransport } from './dev-transport.ts';
+import { enqueueEmail } from './enqueue-email.ts';
+import { PermanentDeliveryError, TransientDeliveryError } from './errors.ts';
+import { createOutboxWorker } from './outbox-worker.ts';
+
+let handle: DatabaseHandle;
+const clock = new ManualClock('2026-03-01T10:00:00.000Z');
+
+beforeAll(async () => {
+  handle = await createNotificationsTestDatabase();
+});
+
+afterAll(async () => {
+  await handle.close();
+});
+
+let sequence = 0;
+
+async function queueTestEmail(to = `owner${++sequence}@shop.example`): Promise<string> {
+  return handle.db.transaction().execute((trx) =>
+    enqueueEmailForImmediateDelivery(trx, {
+      organizationId: ORG_ID,
+      templateType: 'ORDER_CONFIRMATION',
+      to,
+      subject: '[Test] Order 1042 confirmed',
+      text: 'Thank you for your order',
+      html: '<p>Thank you for your order</p>',
+      replyTo: 'help@shop.example',
+      metadata: { purpose: 'send-test' },
+      at: clock.now(),
+    }),
+  );
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('enqueueEmailForImmediateDelivery', () => {
+  it('queues a PENDING row that the polling worker leaves alone during the hold', async () => {
+    const id = await queueTestEmail();
+    const row = await readOutboxRow(handle.db, id);
+    expect(row).toMatchObject({ status: 'PENDING', attempts: 0 });
+    expect(row.next_attempt_at.getTime()).toBe(clock.now().getTime() + IMMEDIATE_DELIVERY_HOLD_MS);
+
+    const transport = recordingTransport();
+    const worker = createOutboxWorker({ db: handle.db, transport, clock });
+    expect((await worker.runOnce()).claimed).toBe(0);
+    expect(transport.callsById.get(id)).toBeUndefined();
+
+    await deliverOutboxRowNow(handle.db, transport, { organizationId: ORG_ID, outboxId: id }, clock);
+    expect(transport.callsById.get(id)).toBe(1);
+  });
+});
+
+describe('deliverOutboxRowNow', () => {
+  it('delivers through the development transport: the row is DONE without its body and a dev_emails row exists', async () => {
+    const id = await queueTestEmail('carol@shop.example');
+    clock.advance(1000);
+    const logger = recordingLogger();
+
+    const result = await deliverOutboxRowNow(
+      handle.db,
+      createDevTransport(handle.db, logger, clock),
+      { organizationId: ORG_ID, outboxId: id },
+      clock,
+      { logger },
+    );
+
+    expect(result).toEqual({ outboxId: id, deliveredAt: clock.now() });
+    const row = await readOutboxRow(handle.db, id);
+    expect(row).toMatchObject({
+      status: 'DONE',
+      attempts: 1,
+      payload: null,
+      locked_until: null,
+      last_error: null,
+    });
+    expect(row.delivered_at?.getTime()).toBe(clock.now().getTime());
+    const recorded = await handle.db
+      .selectFrom('dev_emails')
+      .selectAll()
+      .where('outbox_id', '=', id)
+      .execute();
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({
+      organization_id: ORG_ID,
+      to_address: 'carol@shop.example',
+      subject: '[Test] Order 1042 confirmed',
+      text_body: 'Thank you for your order',
+      html_body: '<p>Thank you for your order</p>',
+    });
+    expect(logger.text()).not.toContain('carol@');
+  });
+
+  it('hands the transport the stored message and the delivery context', async () => {
+    const id = await queueTestEmail('dave@shop.example');
+    const transport = recordingTransport();
+    await deliverOutboxRowNow(handle.db, transport, { organizationId: ORG_ID, outboxId: id }, clock);
+    expect(transport.sent).toEqual([
+      {
+        message: {
+          to: 'dave@shop.example',
+          subject: '[Test] Order 1042 confirmed',
+          text: 'Thank you for your order',
+          html: '<p>Thank you for your order</p>',
+          replyTo: 'help@shop.example',
+        },
+        context: { organizationId: ORG_ID, outboxId: id, templateType: 'ORDER_CONFIRMATION' },
+      },
+    ]);
+  });
+
+  const failures: [string, () => Error, string, number, string][] = [
+    [
+      'a transient failure',
+      () => new TransientDeliveryError('SMTP ECONNECTION'),
+      'PROVIDER_UNAVAILABLE',
+      503,
+      'SMTP ECONNECTION',
+    ],
+    [
+      'a connection error that is not a DeliveryError',
+      () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:25'), { code: 'ECONNREFUSED' }),
+      'PROVIDER_UNAVAILABLE',
+      503,
+      'Error ECONNREFUSED',
+    ],
+    [
+      'a permanent refusal',
+      () => new PermanentDeliveryError('SMTP EENVELOPE 550 at RCPT TO'),
+      'PROVIDER_ERROR',
+      502,
+      'SMTP EENVELOPE 550 at RCPT TO',
+    ],
+  ];
+  for (const [name, makeError, code, status, lastError] of failures) {
+    it(`answers ${code} (${status}) for ${name} and fails the row for good, without its body`, async () => {
+      const id = await queueTestEmail();
+      const transport = recordingTransport(async () => {
+        throw makeError();
+      });
+
+      const failure = await failureOf(
+        deliverOutboxRowNow(handle.db, transport, { organizationId: ORG_ID, outboxId: id }, clock),
+      );
+
+      expect(failure).toBeInstanceOf(AppError);
+      expect(failure).toMatchObject({ code, status });
+      const row = await readOutboxRow(handle.db, id);
+      expect(row).toMatchObject({
+        status: 'FAILED',
+        attempts: 1,
+        payload: null,
+        locked_until: null,
+        last_error: lastError,
+      });
+
+      // Not retried later: the worker finds nothing to do, even long after.
+      clock.advance(IMMEDIATE_DELIVERY_HOLD_MS + 60_000);
+      const worker = createOutboxWorker({ db: handle.db, transport, clock });
+      await worker.runOnce();
+      expect(transport.callsById.get(id)).toBe(1);
+    });
+  }
+
+  it('answers PROVIDER_UNAVAILABLE when the send outlasts its timeout', async () => {
+    const id = await queueTestEmail();
+    const transport = recordingTransport(() => new Promise<void>(() => {}));
+    const failure = await failureOf(
+      deliverOutboxRowNow(handle.db, transport, { organizationId: ORG_ID, outboxId: id }, clock, {
+        leaseMs: 1000,
+        deliveryTimeoutMs: 20,
+      }),
+    );
+    expect(failure).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({
+      status: 'FAILED',
+      last_error: 'delivery timed out after 20 ms',
+    });
+  });
+
+  it('refuses a row that is not pending, of another tenant, or unknown, without calling the transport', async () => {
+    const transport = recordingTransport();
+    const delivered = await queueTestEmail();
+    await deliverOutboxRowNow(handle.db, transport, { organizationId: ORG_ID, outboxId: delivered }, clock);
+    const other = await queueTestEmail();
+
+    for (const ref of [
+      { organizationId: ORG_ID, outboxId: delivered },
+      { organizationId: 'org_other_tenant', outboxId: other },
+      { organizationId: ORG_ID, outboxId: 'obx_unknown' },
+    ]) {
+      await expect(deliverOutboxRowNow(handle.db, transport, ref, clock)).rejects.toThrow('not pending');
+    }
+    expect(transport.sent).toHaveLength(1);
+    expect((await readOutboxRow(handle.db, other)).status).toBe('PENDING');
+  });
+
+  it('refuses a row queued for the worker in another kind', async () => {
+    const id = await enqueueEmail(handle.db, {
+      organizationId: ORG_ID,
+      templateType: 't',
+      to: 'x@shop.example',
+      subject: 's',
+      text: 't',
+      at: clock.now(),
+    });
+    await handle.db.updateTable('outbox').set({ kind: 'webhook' }).where('id', '=', id).execute();
+    await expect(
+      deliverOutboxRowNow(handle.db, recordingTransport(), { organizationId: ORG_ID, outboxId: id }, clock),
+    ).rejects.toThrow('not pending');
+  });
+
+  it('sends a row once when two deliveries and the worker race for it', async () => {
+    const id = await queueTestEmail();
+    // The worker may claim it too once the hold has passed.
+    clock.advance(IMMEDIATE_DELIVERY_HOLD_MS);
+    const transport = recordingTransport();
+    const worker = createOutboxWorker({ db: handle.db, transport, clock });
+    const ref = { organizationId: ORG_ID, outboxId: id };
+
+    const outcomes = await Promise.allSettled([
+      deliverOutboxRowNow(handle.db, transport, ref, clock),
+      deliverOutboxRowNow(handle.db, transport, ref, clock),
+      worker.runOnce(),
+    ]);
+
+    expect(transport.callsById.get(id)).toBe(1);
+    const nowDelivered = outcomes.slice(0, 2).filter((outcome) => outcome.status === 'fulfilled');
+    expect(nowDelivered.length).toBeLessThanOrEqual(1);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 1 });
+  });
+});

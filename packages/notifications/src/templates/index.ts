@@ -1,0 +1,3 @@
+export * from './registry.ts';
+export * from './render.ts';
+export * from './slots.ts';
