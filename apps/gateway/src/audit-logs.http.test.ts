@@ -1,3 +1,4 @@
+import { PERMISSION_GROUPS } from '@commerce/auth';
 import { recordAudit } from '@commerce/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, errorOf, type Harness } from '../test/harness.ts';
@@ -11,15 +12,7 @@ const OWNER_AND_ADMIN = ['owner', 'admin'] as const;
 beforeAll(async () => {
   h = await createHarness();
   // Staff holds every group: reading the audit log is reserved to roles, not groups.
-  shop = await createRoleFixture(h, 'audit-shop', [
-    'settings:manage',
-    'catalog:write',
-    'content:write',
-    'orders:operate',
-    'bookings:manage',
-    'fulfillment:operate',
-    'customers:read',
-  ]);
+  shop = await createRoleFixture(h, 'audit-shop', [...PERMISSION_GROUPS]);
   other = await createRoleFixture(h, 'audit-other');
   const at = h.clock.now().getTime();
   for (const [index, action] of ['settings.updated', 'item.created', 'item.updated'].entries()) {

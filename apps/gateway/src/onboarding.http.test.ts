@@ -1,7 +1,7 @@
 import { ONBOARDING_STEPS } from '@commerce/admin';
 import { PERMISSION_GROUPS } from '@commerce/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, errorOf, type Harness } from '../test/harness.ts';
+import { createHarness, expectError, type Harness } from '../test/harness.ts';
 import {
   ACTORS,
   type Actor,
@@ -45,13 +45,6 @@ const onboardingAudits = (organizationId: string) =>
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const error = await errorOf(response);
-  expect(error.code).toBe(code);
-  return error;
-}
 
 const readOnboarding = async (fixture: RoleFixture = shop) =>
   (await (await fixture.call('owner', 'GET', '/merchant/onboarding')).json()) as Onboarding;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, errorOf, type Harness } from '../test/harness.ts';
+import { createHarness, expectError, type Harness } from '../test/harness.ts';
 import {
   ACTORS,
   type Actor,
@@ -49,13 +49,6 @@ const settingsAudits = (organizationId: string) =>
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-
-async function expectError(response: Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  const error = await errorOf(response);
-  expect(error.code).toBe(code);
-  return error;
-}
 
 describe('GET /merchant/settings', () => {
   const allowed: readonly Actor[] = MEMBER_ACTORS;

@@ -116,3 +116,16 @@ export async function errorOf(response: Response): Promise<ErrorBody['error']> {
     throw new Error('requestId differs from header');
   return body.error;
 }
+
+/** Asserts the status and code of an error response and returns the error. */
+export async function expectError(
+  response: Response,
+  status: number,
+  code: string,
+): Promise<ErrorBody['error']> {
+  if (response.status !== status)
+    throw new Error(`expected ${status} ${code}, got ${response.status}: ${await response.text()}`);
+  const error = await errorOf(response);
+  if (error.code !== code) throw new Error(`expected ${code}, got ${error.code}`);
+  return error;
+}

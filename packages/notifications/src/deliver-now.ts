@@ -3,7 +3,7 @@ import type { Database } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { EMAIL_OUTBOX_KIND, type EnqueueEmailInput, enqueueEmail } from './enqueue-email.ts';
-import { describeDeliveryFailure, isPermanentDeliveryError, TransientDeliveryError } from './errors.ts';
+import { describeDeliveryFailure, isPermanentDeliveryError } from './errors.ts';
 import { storedMessageSchema, withTimeout } from './outbox-worker.ts';
 import { type DeliveryContext, type EmailTransport, type Logger, silentLogger } from './types.ts';
 

@@ -2,6 +2,7 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization } from '../../test/organizations.ts';
 import { getOnboarding } from './get-onboarding.ts';
 import { ONBOARDING_STEPS } from './steps.ts';
 import { updateOnboardingStep } from './update-onboarding-step.ts';
@@ -9,7 +10,6 @@ import { updateOnboardingStep } from './update-onboarding-step.ts';
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');
 const actor = { userId: 'usr_onboarding_owner', email: 'owner@shop.example' };
-let organizationCount = 0;
 
 beforeAll(async () => {
   handle = await createTestDatabase({ poolSize: 20 });
@@ -18,15 +18,7 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function organization(): Promise<string> {
-  organizationCount += 1;
-  const id = `org_onboarding_read_${organizationCount}`;
-  await handle.db
-    .insertInto('organizations')
-    .values({ id, slug: `onboarding-read-${organizationCount}`, name: 'Shop' })
-    .execute();
-  return id;
-}
+const organization = () => insertOrganization(handle.db, 'onboarding-read');
 
 const rowsOf = (organizationId: string) =>
   handle.db

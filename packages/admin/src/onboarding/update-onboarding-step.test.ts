@@ -2,6 +2,7 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization } from '../../test/organizations.ts';
 import { getOnboarding } from './get-onboarding.ts';
 import { updateOnboardingStepInputSchema } from './schemas.ts';
 import { updateOnboardingStep } from './update-onboarding-step.ts';
@@ -10,7 +11,6 @@ let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');
 const owner = { userId: 'usr_onboarding_owner', email: 'owner@shop.example' };
 const admin = { userId: 'usr_onboarding_admin', email: 'admin@shop.example' };
-let organizationCount = 0;
 
 beforeAll(async () => {
   handle = await createTestDatabase({ poolSize: 20 });
@@ -19,15 +19,7 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function organization(): Promise<string> {
-  organizationCount += 1;
-  const id = `org_onboarding_write_${organizationCount}`;
-  await handle.db
-    .insertInto('organizations')
-    .values({ id, slug: `onboarding-write-${organizationCount}`, name: 'Shop' })
-    .execute();
-  return id;
-}
+const organization = () => insertOrganization(handle.db, 'onboarding-write');
 
 const toggle = (organizationId: string, stepKey: string, completed: boolean, actor = owner) =>
   updateOnboardingStep(handle.db, { organizationId, actor, at: clock.now() }, { stepKey, completed });

@@ -2,11 +2,11 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization } from '../../test/organizations.ts';
 import { getSettings } from './get-settings.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');
-let organizationCount = 0;
 
 beforeAll(async () => {
   handle = await createTestDatabase({ poolSize: 20 });
@@ -15,15 +15,7 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function organization(): Promise<string> {
-  organizationCount += 1;
-  const id = `org_settings_read_${organizationCount}`;
-  await handle.db
-    .insertInto('organizations')
-    .values({ id, slug: `settings-read-${organizationCount}`, name: 'Shop' })
-    .execute();
-  return id;
-}
+const organization = () => insertOrganization(handle.db, 'settings-read');
 
 const rowsOf = (organizationId: string) =>
   handle.db

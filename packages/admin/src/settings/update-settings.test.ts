@@ -3,6 +3,7 @@ import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization } from '../../test/organizations.ts';
 import { getSettings } from './get-settings.ts';
 import { type UpdateSettingsInput, updateSettingsInputSchema } from './schemas.ts';
 import { updateSettings } from './update-settings.ts';
@@ -10,7 +11,6 @@ import { updateSettings } from './update-settings.ts';
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');
 const actor = { userId: 'usr_settings_actor', email: 'admin@shop.example' };
-let organizationCount = 0;
 
 beforeAll(async () => {
   handle = await createTestDatabase({ poolSize: 20 });
@@ -19,15 +19,7 @@ afterAll(async () => {
   await handle.close();
 });
 
-async function organization(): Promise<string> {
-  organizationCount += 1;
-  const id = `org_settings_write_${organizationCount}`;
-  await handle.db
-    .insertInto('organizations')
-    .values({ id, slug: `settings-write-${organizationCount}`, name: 'Shop' })
-    .execute();
-  return id;
-}
+const organization = () => insertOrganization(handle.db, 'settings-write');
 
 /** Patches as the API does: the body through the procedure's schema first. */
 const patch = (organizationId: string, body: unknown) =>
