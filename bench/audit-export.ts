@@ -247,7 +247,13 @@ async function main(): Promise<void> {
   writeFileSync(
     settings.output,
     `${JSON.stringify(
-      { at: new Date().toISOString(), node: process.version, rows: settings.rows, heapMb: settings.heapMb ?? null, results },
+      {
+        at: new Date().toISOString(),
+        node: process.version,
+        rows: settings.rows,
+        heapMb: settings.heapMb ?? null,
+        results,
+      },
       null,
       2,
     )}\n`,
