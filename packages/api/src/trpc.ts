@@ -36,6 +36,8 @@ const rateLimitRules = (ctx: ApiContext) =>
       points: ctx.config.rateLimit.publicReadsPerMinute,
       durationSeconds: 60,
     },
+    // Signup requests come from people, a few at a time; more from one client is a script.
+    'public-signup': { name: 'public-signup', points: 5, durationSeconds: 600 },
     // Each test email reaches a real inbox through the provider: a handful per ten minutes is plenty.
     'email-send-test': { name: 'email-send-test', points: 10, durationSeconds: 600 },
   }) satisfies Record<RateLimitName, unknown>;

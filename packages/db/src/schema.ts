@@ -136,6 +136,161 @@ export interface EmailTemplateOverridesTable {
   updated_at: Timestamp;
 }
 
+export type ItemType = 'RENTAL' | 'SALE' | 'SERVICE';
+export type ItemStatus = 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
+
+export interface ItemsTable {
+  organization_id: string;
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  tags: JsonWithDefault<string[]>;
+  type: ItemType;
+  status: ItemStatus;
+  sort_order: Generated<number>;
+  price_in_cents: number | null;
+  metafields: JsonWithDefault<Record<string, unknown>>;
+  /** Lower-cased name, description and tags, kept by the item service for substring search. */
+  search_text: Generated<string>;
+  archived_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A package or kit: the parent item is made of its components. */
+export interface ItemComponentsTable {
+  organization_id: string;
+  parent_item_id: string;
+  component_item_id: string;
+  quantity: Generated<number>;
+}
+
+export interface VariantsTable {
+  organization_id: string;
+  id: string;
+  item_id: string;
+  sku: string | null;
+  name: string;
+  options: JsonWithDefault<Record<string, string>>;
+  price_in_cents: number | null;
+  sale_price_in_cents: number | null;
+  /** Null: stock is not tracked. */
+  inventory_quantity: number | null;
+  sort_order: Generated<number>;
+  archived_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CollectionsTable {
+  organization_id: string;
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  status: 'ACTIVE' | 'DRAFT';
+  sort_order: Generated<number>;
+  archived_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CollectionItemsTable {
+  organization_id: string;
+  collection_id: string;
+  item_id: string;
+  position: number;
+  created_at: Timestamp;
+}
+
+export interface PagesTable {
+  organization_id: string;
+  id: string;
+  slug: string;
+  title: string;
+  /** Sanitised HTML. */
+  content: string;
+  excerpt: string | null;
+  status: 'PUBLISHED' | 'DRAFT';
+  archived_at: Date | null;
+  published_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ShippingZonesTable {
+  organization_id: string;
+  id: string;
+  name: string;
+  /** ISO 3166-1 alpha-2 codes, upper case. */
+  countries: JsonWithDefault<string[]>;
+  sort_order: Generated<number>;
+  archived_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ShippingRatesTable {
+  organization_id: string;
+  id: string;
+  zone_id: string;
+  name: string;
+  price_in_cents: number;
+  minimum_subtotal_in_cents: number | null;
+  estimated_delivery: string | null;
+  sort_order: Generated<number>;
+  archived_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type ReviewStatus = 'PENDING' | 'PUBLISHED' | 'REJECTED';
+
+export interface ReviewsTable {
+  organization_id: string;
+  id: string;
+  item_id: string;
+  rating: number;
+  author_name: string;
+  /** Never returned publicly: de-duplication and verified-purchase matching only. */
+  author_email: string;
+  title: string | null;
+  body: string | null;
+  status: Generated<ReviewStatus>;
+  verified_purchase: Generated<boolean>;
+  moderated_by: string | null;
+  moderated_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface StockSubscriptionsTable {
+  organization_id: string;
+  id: string;
+  item_id: string;
+  variant_id: string | null;
+  email: string;
+  status: Generated<'ACTIVE' | 'UNSUBSCRIBED'>;
+  /** SHA-256 of the unsubscribe link's token. */
+  unsubscribe_token_hash: string;
+  last_notified_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A self-serve signup request, for the platform operator (not tenant data). */
+export interface SignupRequestsTable {
+  id: string;
+  email: string;
+  name: string | null;
+  company_name: string | null;
+  website: string | null;
+  message: string | null;
+  source_organization_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   merchant_users: MerchantUsersTable;
@@ -147,6 +302,17 @@ export interface Database {
   organization_settings: OrganizationSettingsTable;
   onboarding_steps: OnboardingStepsTable;
   email_template_overrides: EmailTemplateOverridesTable;
+  items: ItemsTable;
+  item_components: ItemComponentsTable;
+  variants: VariantsTable;
+  collections: CollectionsTable;
+  collection_items: CollectionItemsTable;
+  pages: PagesTable;
+  shipping_zones: ShippingZonesTable;
+  shipping_rates: ShippingRatesTable;
+  signup_requests: SignupRequestsTable;
+  reviews: ReviewsTable;
+  stock_subscriptions: StockSubscriptionsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -160,6 +326,15 @@ export type DevEmail = Selectable<DevEmailsTable>;
 export type OrganizationSettings = Selectable<OrganizationSettingsTable>;
 export type OnboardingStep = Selectable<OnboardingStepsTable>;
 export type EmailTemplateOverride = Selectable<EmailTemplateOverridesTable>;
+export type Item = Selectable<ItemsTable>;
+export type Variant = Selectable<VariantsTable>;
+export type Collection = Selectable<CollectionsTable>;
+export type Page = Selectable<PagesTable>;
+export type ShippingZone = Selectable<ShippingZonesTable>;
+export type ShippingRate = Selectable<ShippingRatesTable>;
+export type SignupRequest = Selectable<SignupRequestsTable>;
+export type Review = Selectable<ReviewsTable>;
+export type StockSubscription = Selectable<StockSubscriptionsTable>;
 
 /** Every column of every table, checked against the database by a test. */
 export const SCHEMA_COLUMNS = {
@@ -241,6 +416,126 @@ export const SCHEMA_COLUMNS = {
     'from_name',
     'reply_to',
     'updated_by',
+    'created_at',
+    'updated_at',
+  ],
+  items: [
+    'organization_id',
+    'id',
+    'slug',
+    'name',
+    'description',
+    'tags',
+    'type',
+    'status',
+    'sort_order',
+    'price_in_cents',
+    'metafields',
+    'search_text',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  item_components: ['organization_id', 'parent_item_id', 'component_item_id', 'quantity'],
+  variants: [
+    'organization_id',
+    'id',
+    'item_id',
+    'sku',
+    'name',
+    'options',
+    'price_in_cents',
+    'sale_price_in_cents',
+    'inventory_quantity',
+    'sort_order',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  collections: [
+    'organization_id',
+    'id',
+    'slug',
+    'name',
+    'description',
+    'status',
+    'sort_order',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  collection_items: ['organization_id', 'collection_id', 'item_id', 'position', 'created_at'],
+  pages: [
+    'organization_id',
+    'id',
+    'slug',
+    'title',
+    'content',
+    'excerpt',
+    'status',
+    'archived_at',
+    'published_at',
+    'created_at',
+    'updated_at',
+  ],
+  shipping_zones: [
+    'organization_id',
+    'id',
+    'name',
+    'countries',
+    'sort_order',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  shipping_rates: [
+    'organization_id',
+    'id',
+    'zone_id',
+    'name',
+    'price_in_cents',
+    'minimum_subtotal_in_cents',
+    'estimated_delivery',
+    'sort_order',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  signup_requests: [
+    'id',
+    'email',
+    'name',
+    'company_name',
+    'website',
+    'message',
+    'source_organization_id',
+    'created_at',
+    'updated_at',
+  ],
+  reviews: [
+    'organization_id',
+    'id',
+    'item_id',
+    'rating',
+    'author_name',
+    'author_email',
+    'title',
+    'body',
+    'status',
+    'verified_purchase',
+    'moderated_by',
+    'moderated_at',
+    'created_at',
+  ],
+  stock_subscriptions: [
+    'organization_id',
+    'id',
+    'item_id',
+    'variant_id',
+    'email',
+    'status',
+    'unsubscribe_token_hash',
+    'last_notified_at',
     'created_at',
     'updated_at',
   ],

@@ -1,0 +1,6 @@
+export * from './collections/index.ts';
+export * from './decorations/index.ts';
+export * from './items/index.ts';
+export * from './pages/index.ts';
+export * from './shipping/index.ts';
+export * from './variants/index.ts';
