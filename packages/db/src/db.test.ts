@@ -114,4 +114,29 @@ describe('transactions', () => {
     }
     expect(streamed).toBe(1200);
   });
+
+  it('streams inside a transaction, and leaves the database usable after a stream stopped early', async () => {
+    await handle.db.transaction().execute(async (trx) => {
+      let inside = 0;
+      for await (const _row of trx
+        .selectFrom(sql<{ n: number }>`generate_series(1, 600)`.as('s'))
+        .selectAll()
+        .stream(100)) {
+        inside += 1;
+      }
+      expect(inside).toBe(600);
+    });
+
+    const early = handle.db
+      .selectFrom(sql<{ n: number }>`generate_series(1, 1000)`.as('s'))
+      .selectAll()
+      .stream(100)
+      [Symbol.asyncIterator]();
+    await early.next();
+    await early.return?.();
+    // A cursor or transaction left open would break the next transaction or hold the connection.
+    await handle.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('organizations').select('id').execute();
+    });
+  });
 });

@@ -120,7 +120,10 @@ class PGliteConnection implements DatabaseConnection {
 
   /**
    * Streams through a server-side cursor, so rows cross into JavaScript a
-   * chunk at a time. WITH HOLD lets the cursor live outside a transaction.
+   * chunk at a time. The cursor lives in a transaction: the caller's, or a
+   * read-only one of its own when the caller has none. (A WITH HOLD cursor
+   * would not need one, but it materialises the whole result when it is
+   * declared, and PGlite's memory is this process's.)
    */
   async *streamQuery<R>(
     compiledQuery: CompiledQuery,
@@ -128,20 +131,38 @@ class PGliteConnection implements DatabaseConnection {
   ): AsyncIterableIterator<QueryResult<R>> {
     cursorSequence += 1;
     const cursor = `kysely_stream_${cursorSequence}`;
-    await this.pglite.query(`declare ${cursor} no scroll cursor with hold for ${compiledQuery.sql}`, [
-      ...compiledQuery.parameters,
-    ]);
+    const declare = () =>
+      this.pglite.query(`declare ${cursor} no scroll cursor for ${compiledQuery.sql}`, [
+        ...compiledQuery.parameters,
+      ]);
+    let ownTransaction = false;
+    try {
+      await declare();
+    } catch (error) {
+      // 25P01: no transaction is open, so the cursor gets one of its own.
+      if ((error as { code?: unknown }).code !== '25P01') throw error;
+      await this.pglite.query('begin read only');
+      ownTransaction = true;
+      try {
+        await declare();
+      } catch (declareError) {
+        await this.pglite.query('rollback');
+        throw declareError;
+      }
+    }
+    let completed = false;
     try {
       while (true) {
         const chunk = await this.pglite.query<R>(`fetch ${chunkSize} from ${cursor}`, [], {
           rowMode: 'object',
         });
-        if (chunk.rows.length === 0) return;
-        yield { rows: chunk.rows };
-        if (chunk.rows.length < chunkSize) return;
+        if (chunk.rows.length > 0) yield { rows: chunk.rows };
+        if (chunk.rows.length < chunkSize) break;
       }
+      completed = true;
     } finally {
-      await this.pglite.query(`close ${cursor}`);
+      if (ownTransaction) await this.pglite.query(completed ? 'commit' : 'rollback');
+      else await this.pglite.query(`close ${cursor}`);
     }
   }
 }
