@@ -6,6 +6,7 @@ import { merchantItemsRouter } from './routers/merchant/items.ts';
 import { merchantMembershipsRouter } from './routers/merchant/memberships.ts';
 import { merchantOnboardingRouter } from './routers/merchant/onboarding.ts';
 import { merchantPagesRouter } from './routers/merchant/pages.ts';
+import { merchantReviewsRouter } from './routers/merchant/reviews.ts';
 import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
@@ -14,6 +15,7 @@ import { publicCollectionsRouter } from './routers/public/collections.ts';
 import { publicItemsRouter } from './routers/public/items.ts';
 import { publicOrganizationRouter } from './routers/public/organization.ts';
 import { publicPagesRouter } from './routers/public/pages.ts';
+import { publicReviewsRouter } from './routers/public/reviews.ts';
 import { publicShippingRouter } from './routers/public/shipping.ts';
 import { publicSignupRouter } from './routers/public/signup.ts';
 import { router } from './trpc.ts';
@@ -24,6 +26,7 @@ export const appRouter = router({
     items: publicItemsRouter,
     collections: publicCollectionsRouter,
     pages: publicPagesRouter,
+    reviews: publicReviewsRouter,
     shipping: publicShippingRouter,
     signup: publicSignupRouter,
   }),
@@ -37,6 +40,7 @@ export const appRouter = router({
     items: merchantItemsRouter,
     collections: merchantCollectionsRouter,
     pages: merchantPagesRouter,
+    reviews: merchantReviewsRouter,
     shipping: merchantShippingRouter,
   }),
   platform: router({ organizations: platformOrganizationsRouter, signups: platformSignupsRouter }),

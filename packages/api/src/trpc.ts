@@ -36,6 +36,8 @@ const rateLimitRules = (ctx: ApiContext) =>
       points: ctx.config.rateLimit.publicReadsPerMinute,
       durationSeconds: 60,
     },
+    // A shopper writes a review now and then; a stream of them from one client is spam.
+    'public-review': { name: 'public-review', points: 10, durationSeconds: 3600 },
     // Signup requests come from people, a few at a time; more from one client is a script.
     'public-signup': { name: 'public-signup', points: 5, durationSeconds: 600 },
     // Each test email reaches a real inbox through the provider: a handful per ten minutes is plenty.

@@ -15,6 +15,7 @@ export const ERROR_TABLE = {
   RESOURCE_NOT_FOUND: { status: 404, message: 'Resource not found' },
   IDEMPOTENCY_KEY_REUSED: { status: 409, message: 'The idempotency key was used for a different request' },
   SLUG_TAKEN: { status: 409, message: 'The slug is already taken' },
+  SKU_TAKEN: { status: 409, message: 'The SKU is already used by another variant' },
   DUPLICATE_REVIEW: { status: 409, message: 'A review from this email already exists for this item' },
   INVALID_STATE_TRANSITION: { status: 409, message: 'The transition is not allowed from the current state' },
   STALE_STATE: { status: 409, message: 'The resource changed; refresh and retry' },

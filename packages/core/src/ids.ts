@@ -28,6 +28,10 @@ export const ID_PREFIXES = [
   'obx',
   'eml',
   'req',
+  'shz',
+  'shr',
+  'sgn',
+  'stk',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

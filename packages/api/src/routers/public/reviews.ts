@@ -1,0 +1,60 @@
+import {
+  listPublicReviews,
+  publicReviewPageSchema,
+  publicReviewQuerySchema,
+  submitReview,
+  submitReviewInputSchema,
+} from '@commerce/catalog';
+import { z } from 'zod';
+import { router, tenantProcedure } from '../../trpc.ts';
+
+const TAGS = ['Public: reviews'];
+const itemIdSchema = z.string().min(1).max(64).describe('The item id');
+
+export const publicReviewsRouter = router({
+  submit: tenantProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/public/items/{itemId}/reviews',
+        tags: TAGS,
+        summary: 'Submit a review of an item',
+        description:
+          'The review is pending until the merchant publishes it, and absent from public reads until then. `authorEmail` is used only to refuse a second review of the same item (409 DUPLICATE_REVIEW) and to match purchases; it is never returned publicly. An unknown, draft or archived item is 404.',
+      },
+      successStatus: 201,
+      rateLimit: 'public-review',
+      errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_REVIEW'],
+    })
+    .input(submitReviewInputSchema.extend({ itemId: itemIdSchema }))
+    .output(z.object({ ok: z.literal(true) }))
+    .mutation(async ({ ctx, input }) => {
+      const { itemId, ...review } = input;
+      await submitReview(
+        ctx.db,
+        { organizationId: ctx.tenant.organizationId, itemId, at: ctx.clock.now() },
+        review,
+      );
+      return { ok: true as const };
+    }),
+
+  list: tenantProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/public/items/{itemId}/reviews',
+        tags: TAGS,
+        summary: 'Published reviews of an item, newest first, with the rating aggregates',
+        description:
+          '`ratingAverage` (two decimals) and `ratingCount` cover every published review of the item, not only this page; `ratingAverage` is null when none is published. Pass `nextCursor` as `cursor` for the next page. An unknown, draft or archived item is 404.',
+      },
+      rateLimit: 'public-read',
+      errors: ['RESOURCE_NOT_FOUND'],
+    })
+    .input(publicReviewQuerySchema.extend({ itemId: itemIdSchema }))
+    .output(publicReviewPageSchema)
+    .query(({ ctx, input }) => {
+      const { itemId, ...query } = input;
+      return listPublicReviews(ctx.db, ctx.tenant.organizationId, itemId, query);
+    }),
+});

@@ -1,0 +1,4 @@
+export * from './moderate-reviews.ts';
+export * from './public-reviews.ts';
+export * from './review-read.ts';
+export * from './schemas.ts';
