@@ -1,1 +1,12 @@
-export {};
+export * from './archive-shipping-rate.ts';
+export * from './archive-shipping-zone.ts';
+export * from './countries.ts';
+export * from './create-shipping-rate.ts';
+export * from './create-shipping-zone.ts';
+export * from './get-shipping-rate.ts';
+export * from './get-shipping-zone.ts';
+export * from './list-public-shipping-zones.ts';
+export * from './list-shipping-zones.ts';
+export * from './schemas.ts';
+export * from './update-shipping-rate.ts';
+export * from './update-shipping-zone.ts';

@@ -1,0 +1,3 @@
+export * from './capture-signup.ts';
+export * from './list-signups.ts';
+export * from './schemas.ts';
