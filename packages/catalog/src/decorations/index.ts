@@ -1,1 +1,1 @@
-export {};
+export * from './decorate-items.ts';

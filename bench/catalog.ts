@@ -1,0 +1,535 @@
+/**
+ * `pnpm --filter @commerce/bench bench:catalog`: the catalog reads on 100,000
+ * items. Builds the gateway, starts it on PostgreSQL and on PGlite with the
+ * demo organization holding 100,000 items (seeded in one SQL statement, with
+ * variants, published reviews and a collection so that every list decoration
+ * has work to do), and drives three routes with autocannon:
+ *
+ *   - the storefront list   GET /api/v1/public/items?limit=50
+ *   - one storefront item   GET /api/v1/public/items/{slug}
+ *   - the merchant search   GET /api/v1/merchant/items?search=<substring>&limit=50
+ *
+ * On PostgreSQL it also runs EXPLAIN (ANALYZE, BUFFERS) of the merchant search
+ * query (compiled by the item service itself) for the benchmark's substring
+ * and for a rare one, and says whether the trigram index served each.
+ * Prints req/s, p50 and p99 per route and writes results/catalog.json.
+ *
+ * Knobs (environment): BENCH_ENGINES (postgres,pglite), BENCH_CATALOG_ITEMS (100000),
+ * BENCH_CONNECTIONS (32), BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_POOL_SIZE (10),
+ * BENCH_SEARCH (lantern), BENCH_POSTGRES_URL (admin connection,
+ * postgres://postgres@127.0.0.1:5432/postgres), BENCH_CATALOG_DATABASE
+ * (commerce_bench_catalog, dropped and recreated), BENCH_LOG_LEVEL (the gateway's, info),
+ * BENCH_OUTPUT (results/catalog.json).
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { mintDevToken } from '@commerce/auth';
+import { itemListQuerySchema, listItems } from '@commerce/catalog';
+import { loadConfig } from '@commerce/core';
+import { type Database, openDatabase } from '@commerce/db';
+import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { type LoadResult, measure } from './load.ts';
+import {
+  freePort,
+  logTail,
+  readCpuMs,
+  type ServerProcess,
+  startServer,
+  stopAll,
+  waitUntilHealthy,
+} from './processes.ts';
+
+type Engine = 'postgres' | 'pglite';
+type Connection = { databaseUrl?: string; dataDir?: string };
+
+const BENCH_DIR = import.meta.dirname;
+const ROOT = path.resolve(BENCH_DIR, '..');
+const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
+const RESULTS_DIR = path.join(BENCH_DIR, 'results');
+
+function intEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
+  return value;
+}
+
+const settings = {
+  engines: (process.env.BENCH_ENGINES ?? 'postgres,pglite')
+    .split(',')
+    .map((engine) => engine.trim())
+    .filter(Boolean) as Engine[],
+  items: intEnv('BENCH_CATALOG_ITEMS', 100_000),
+  connections: intEnv('BENCH_CONNECTIONS', 32),
+  durationSeconds: intEnv('BENCH_DURATION', 10),
+  warmupSeconds: intEnv('BENCH_WARMUP', 2),
+  poolSize: intEnv('BENCH_POOL_SIZE', 10),
+  search: (process.env.BENCH_SEARCH ?? 'lantern').trim(),
+  postgresAdminUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  database: process.env.BENCH_CATALOG_DATABASE ?? 'commerce_bench_catalog',
+  gatewayLogLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  output: path.resolve(BENCH_DIR, process.env.BENCH_OUTPUT ?? 'results/catalog.json'),
+  publicReadsPerMinute: 100_000_000,
+};
+for (const engine of settings.engines) {
+  if (engine !== 'postgres' && engine !== 'pglite')
+    throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);
+}
+if (!/^[a-z_][a-z0-9_]*$/.test(settings.database))
+  throw new Error('BENCH_CATALOG_DATABASE must be a plain identifier');
+if (settings.items < 100) throw new Error('BENCH_CATALOG_ITEMS must be at least 100');
+if (!settings.search) throw new Error('BENCH_SEARCH must not be empty');
+
+const jwtDefaults = loadConfig({}).merchantJwt;
+const jwt = {
+  secret: `bench-${randomBytes(24).toString('hex')}`,
+  issuer: jwtDefaults.issuer,
+  audience: jwtDefaults.audience,
+};
+
+/** An item with variants, published reviews and a collection: n = 2 (see the seed). */
+const DETAIL_SLUG = 'bench-item-2';
+/** A substring only one item has (its model code, see the seed), to show the trigram index at work. */
+const RARE_SEARCH = `model ${createHash('md5')
+  .update(String(Math.floor(settings.items / 3)))
+  .digest('hex')
+  .slice(0, 6)}`;
+
+interface Scenario {
+  id: 'public-list' | 'public-item' | 'merchant-search';
+  label: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+interface ExplainResult {
+  search: string;
+  usesTrigramIndex: boolean;
+  executionMs: number | null;
+  plan: string;
+}
+
+interface EngineResult {
+  engine: Engine;
+  items: number;
+  seedMs: number;
+  explain: ExplainResult[] | null;
+  scenarios: { id: Scenario['id']; label: string; path: string; result: LoadResult }[];
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+function gatewayEnv(port: number, connection: Connection): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...(connection.databaseUrl ? { DATABASE_URL: connection.databaseUrl } : {}),
+    ...(connection.dataDir ? { DATA_DIR: connection.dataDir } : {}),
+    DATABASE_POOL_SIZE: String(settings.poolSize),
+    LOG_LEVEL: settings.gatewayLogLevel,
+    RATE_LIMIT_PUBLIC_READS_PER_MINUTE: String(settings.publicReadsPerMinute),
+    SEED_DEMO: 'true',
+    MERCHANT_JWT_SECRET: jwt.secret,
+    MERCHANT_JWT_ISSUER: jwt.issuer,
+    MERCHANT_JWT_AUDIENCE: jwt.audience,
+  };
+}
+
+async function startGateway(engine: Engine, connection: Connection): Promise<ServerProcess> {
+  const port = await freePort();
+  const server = startServer({
+    name: `gateway (${engine})`,
+    args: [path.join(GATEWAY_DIR, 'dist/main.js')],
+    cwd: ROOT,
+    port,
+    logFile: path.join(RESULTS_DIR, `${engine}-catalog-gateway.log.tmp`),
+    env: gatewayEnv(port, connection),
+  });
+  await waitUntilHealthy(server);
+  return server;
+}
+
+/**
+ * The demo organization's catalog, each table in one statement: `items` rows
+ * with varied names, descriptions and tags (a tenth DRAFT, a fiftieth
+ * archived), two variants on every fourth item, three published reviews on
+ * every fifth, and an ACTIVE collection holding every twentieth item.
+ */
+async function seedCatalog(connection: Connection): Promise<void> {
+  const database = await openDatabase(connection);
+  const db = database.db;
+  const count = settings.items;
+  try {
+    await sql`
+      with words as (
+        select array['Red', 'Blue', 'Green', 'Walnut', 'Oak', 'Steel', 'Canvas', 'Vintage', 'Compact', 'Deluxe', 'Trail', 'Harbour']::text[] as adjectives,
+               array['Tent', 'Kayak', 'Lantern', 'Stove', 'Chair', 'Table', 'Backpack', 'Paddle', 'Bicycle', 'Helmet', 'Jacket', 'Camera', 'Tripod', 'Drone', 'Speaker']::text[] as nouns,
+               array['camping', 'the beach', 'the city', 'the mountains', 'weekend trips', 'events']::text[] as places,
+               array['outdoor', 'summer', 'winter', 'water', 'travel', 'family', 'pro', 'budget', 'eco', 'classic']::text[] as tags
+      ),
+      generated as (
+        select n,
+               w.adjectives[1 + n % 12] || ' ' || w.nouns[1 + (n / 12) % 15] || ' ' || n as name,
+               'A ' || lower(w.adjectives[1 + n % 12]) || ' ' || lower(w.nouns[1 + (n / 12) % 15]) || ' for ' ||
+                 w.places[1 + n % 6] || '. Model ' || left(md5(n::text), 6) || '.' as description,
+               w.tags[1 + n % 10] as first_tag,
+               w.tags[1 + (n / 10) % 10] as second_tag,
+               case when n % 10 = 0 then 'DRAFT' when n % 50 = 1 then 'ARCHIVED' else 'ACTIVE' end as status
+        from generate_series(1, ${count}::int) as n, words w
+      )
+      insert into items (organization_id, id, slug, name, description, tags, type, status, sort_order,
+                         price_in_cents, metafields, search_text, archived_at, created_at, updated_at)
+      select o.id,
+             'itm_bench_' || lpad(g.n::text, 7, '0'),
+             'bench-item-' || g.n,
+             g.name,
+             g.description,
+             jsonb_build_array(g.first_tag, g.second_tag),
+             (array['RENTAL', 'SALE', 'SERVICE'])[1 + g.n % 3],
+             g.status,
+             0,
+             case when g.n % 9 = 0 then null else 500 + (g.n * 37) % 20000 end,
+             jsonb_build_object('batch', 'bench'),
+             lower(g.name || E'\\n' || g.description || E'\\n' || g.first_tag || E'\\n' || g.second_tag),
+             case when g.status = 'ARCHIVED' then now() end,
+             now() - make_interval(secs => g.n),
+             now() - make_interval(secs => g.n)
+      from generated g, organizations o
+      where o.slug = 'demo'`.execute(db);
+    await sql`
+      insert into variants (organization_id, id, item_id, sku, name, options, price_in_cents, sale_price_in_cents,
+                            inventory_quantity, sort_order, archived_at, created_at, updated_at)
+      select o.id,
+             'var_bench_' || lpad(n::text, 7, '0') || '_' || v,
+             'itm_bench_' || lpad(n::text, 7, '0'),
+             'BENCH-' || n || '-' || v,
+             case v when 1 then 'Small' else 'Large' end,
+             jsonb_build_object('size', case v when 1 then 'S' else 'L' end),
+             1000 + v * 500,
+             case when n % 8 = 2 then 800 + v * 400 end,
+             (n * v) % 20,
+             v,
+             null,
+             now(),
+             now()
+      from organizations o, generate_series(1, ${count}::int) as n, generate_series(1, 2) as v
+      where o.slug = 'demo' and n % 4 = 2`.execute(db);
+    await sql`
+      insert into reviews (organization_id, id, item_id, rating, author_name, author_email, title, body, status,
+                           verified_purchase, created_at)
+      select o.id,
+             'rev_bench_' || lpad(n::text, 7, '0') || '_' || r,
+             'itm_bench_' || lpad(n::text, 7, '0'),
+             1 + (n + r) % 5,
+             'Reviewer ' || r,
+             'reviewer' || r || '-' || n || '@bench.test',
+             'Review ' || r,
+             'A review written for the catalog bench.',
+             'PUBLISHED',
+             r = 1,
+             now() - make_interval(secs => n + r)
+      from organizations o, generate_series(1, ${count}::int) as n, generate_series(1, 3) as r
+      where o.slug = 'demo' and n % 5 = 2`.execute(db);
+    await sql`
+      insert into collections (organization_id, id, slug, name, status, sort_order, created_at, updated_at)
+      select id, 'col_bench_featured', 'featured', 'Featured', 'ACTIVE', 0, now(), now()
+      from organizations where slug = 'demo'`.execute(db);
+    await sql`
+      insert into collection_items (organization_id, collection_id, item_id, position, created_at)
+      select o.id, 'col_bench_featured', 'itm_bench_' || lpad(n::text, 7, '0'), n / 2, now()
+      from organizations o, generate_series(2, ${count}::int, 2) as n
+      where o.slug = 'demo' and n % 20 = 2`.execute(db);
+    await sql`analyze`.execute(db);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The merchant search query exactly as the item service sends it (captured
+ * from `listItems` through Kysely's log), explained with its parameters.
+ */
+async function explainSearch(databaseUrl: string, search: string): Promise<ExplainResult> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const captured: CompiledQuery[] = [];
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      if (event.level === 'query') captured.push(event.query);
+    },
+  });
+  try {
+    const { rows } = await pool.query<{ id: string }>(`select id from organizations where slug = 'demo'`);
+    const organizationId = rows[0]?.id;
+    if (!organizationId) throw new Error('no demo organization');
+    await listItems(db, organizationId, itemListQuerySchema.parse({ search, limit: 50 }));
+    const query = captured.find((compiled) => compiled.sql.includes('search_text'));
+    if (!query) throw new Error('the item list sent no search query');
+    const explained = await pool.query<{ 'QUERY PLAN': string }>(
+      `explain (analyze, buffers) ${query.sql}`,
+      query.parameters as unknown[],
+    );
+    const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+    const execution = /Execution Time: ([\d.]+) ms/.exec(plan);
+    return {
+      search,
+      usesTrigramIndex: plan.includes('items_search_trgm_idx'),
+      executionMs: execution ? Number(execution[1]) : null,
+      plan,
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function getJson(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  try {
+    return { status: response.status, body: JSON.parse(text) };
+  } catch {
+    return { status: response.status, body: text };
+  }
+}
+
+/** Each route answers 200 with the shape the bench means to measure, before it is measured. */
+async function checkScenarios(server: ServerProcess, scenarios: Scenario[]): Promise<void> {
+  for (const scenario of scenarios) {
+    const { status, body } = await getJson(`${server.url}${scenario.path}`, scenario.headers);
+    if (status !== 200) throw new Error(`${scenario.label}: ${status} ${JSON.stringify(body).slice(0, 500)}`);
+    if (scenario.id === 'public-list' && (body as unknown[]).length !== 50)
+      throw new Error(`${scenario.label}: expected 50 items, got ${(body as unknown[]).length}`);
+    if (scenario.id === 'public-item') {
+      const item = body as { ratingCount: number; salePriceInCents: number | null; collectionIds: string[] };
+      if (item.ratingCount !== 3 || item.salePriceInCents === null || item.collectionIds.length !== 1)
+        throw new Error(`${scenario.label}: the item lacks its decorations: ${JSON.stringify(body)}`);
+    }
+    if (scenario.id === 'merchant-search') {
+      const page = body as { data: unknown[] };
+      log(`  ${scenario.label}: first page holds ${page.data.length} items`);
+    }
+  }
+}
+
+async function load(server: ServerProcess, scenario: Scenario): Promise<LoadResult> {
+  const result = await measure(
+    {
+      url: `${server.url}${scenario.path}`,
+      headers: scenario.headers,
+      connections: settings.connections,
+      duration: settings.durationSeconds,
+    },
+    settings.warmupSeconds,
+    () => readCpuMs(server.pid),
+  );
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${server.name} ${scenario.label}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts ` +
+        `(status codes ${JSON.stringify(result.statusCodes)})${server.exited ? `; the gateway exited:\n${logTail(server, 5)}` : ''}`,
+    );
+  }
+  log(
+    `  ${server.name.padEnd(20)} ${scenario.label.padEnd(34)} ${String(result.requestsPerSecond).padStart(6)} req/s` +
+      `  p50 ${result.latency.p50.toFixed(2)} ms  p99 ${result.latency.p99.toFixed(2)} ms` +
+      `  ${result.cpuMicrosPerRequest} µs CPU/req`,
+  );
+  return result;
+}
+
+async function recreatePostgres(): Promise<string> {
+  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
+  try {
+    await admin.connect();
+  } catch (error) {
+    throw new Error(
+      `cannot reach PostgreSQL at ${settings.postgresAdminUrl} (${String(error)}); ` +
+        'set BENCH_POSTGRES_URL, or BENCH_ENGINES=pglite to skip PostgreSQL',
+    );
+  }
+  try {
+    await admin.query(`drop database if exists ${settings.database} with (force)`);
+    await admin.query(`create database ${settings.database}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(settings.postgresAdminUrl);
+  url.pathname = `/${settings.database}`;
+  return url.toString();
+}
+
+async function dropPostgres(): Promise<void> {
+  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${settings.database} with (force)`).finally(() => admin.end());
+}
+
+async function benchEngine(engine: Engine, scenarios: Scenario[]): Promise<EngineResult> {
+  log(`\n== ${engine} ==`);
+  let connection: Connection;
+  let dataDir: string | undefined;
+  if (engine === 'postgres') {
+    connection = { databaseUrl: await recreatePostgres() };
+  } else {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-catalog-'));
+    connection = { dataDir };
+  }
+  try {
+    // The first start migrates and seeds the demo organization; PGlite then needs its directory back.
+    const first = await startGateway(engine, connection);
+    await first.stop();
+    const seeding = performance.now();
+    await seedCatalog(connection);
+    const seedMs = Math.round(performance.now() - seeding);
+    log(`seeded ${settings.items} items with variants, reviews and a collection in ${seedMs} ms`);
+
+    let explain: ExplainResult[] | null = null;
+    if (connection.databaseUrl) {
+      explain = [];
+      for (const search of [settings.search, RARE_SEARCH]) {
+        const result = await explainSearch(connection.databaseUrl, search);
+        explain.push(result);
+        log(
+          `EXPLAIN ANALYZE of the merchant search for "${search}": trigram index ${result.usesTrigramIndex ? 'used' : 'NOT used'}` +
+            ` (execution ${result.executionMs ?? '?'} ms)`,
+        );
+        log(result.plan.replace(/^/gm, '    '));
+      }
+    }
+
+    const gateway = await startGateway(engine, connection);
+    try {
+      // Binds the demo owner's pending membership to the bench token's subject.
+      const merchant = scenarios.find((scenario) => scenario.id === 'merchant-search')!;
+      const bound = await getJson(`${gateway.url}/api/v1/merchant/items?limit=1`, merchant.headers);
+      if (bound.status !== 200)
+        throw new Error(`merchant sign-in: ${bound.status} ${JSON.stringify(bound.body)}`);
+      await checkScenarios(gateway, scenarios);
+      const results: EngineResult['scenarios'] = [];
+      for (const scenario of scenarios) {
+        results.push({
+          id: scenario.id,
+          label: scenario.label,
+          path: scenario.path,
+          result: await load(gateway, scenario),
+        });
+      }
+      return { engine, items: settings.items, seedMs, explain, scenarios: results };
+    } finally {
+      await gateway.stop();
+    }
+  } finally {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (engine === 'postgres') await dropPostgres();
+  }
+}
+
+async function main(): Promise<void> {
+  const startedAt = new Date();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  execFileSync(process.execPath, ['build.mjs'], { cwd: GATEWAY_DIR, stdio: 'inherit' });
+
+  const token = await mintDevToken({
+    secret: jwt.secret,
+    issuer: jwt.issuer,
+    audience: jwt.audience,
+    subject: 'bench|demo-owner',
+    email: 'owner@demo.test',
+    expiresInSeconds: 3600,
+  });
+  const tenant = { 'x-organization-slug': 'demo' };
+  const scenarios: Scenario[] = [
+    {
+      id: 'public-list',
+      label: 'GET /public/items?limit=50',
+      path: '/api/v1/public/items?limit=50',
+      headers: tenant,
+    },
+    {
+      id: 'public-item',
+      label: `GET /public/items/${DETAIL_SLUG}`,
+      path: `/api/v1/public/items/${DETAIL_SLUG}`,
+      headers: tenant,
+    },
+    {
+      id: 'merchant-search',
+      label: `GET /merchant/items?search=${settings.search}`,
+      path: `/api/v1/merchant/items?search=${encodeURIComponent(settings.search)}&limit=50`,
+      headers: { ...tenant, authorization: `Bearer ${token}` },
+    },
+  ];
+
+  log(
+    `machine: ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? 'unknown'}), Node ${process.version}; ` +
+      `${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per route; ` +
+      `pool size ${settings.poolSize}; gateway LOG_LEVEL=${settings.gatewayLogLevel}`,
+  );
+  const loadBefore = round2(os.loadavg()[0]!);
+  if (loadBefore > 0.5) log(`warning: the 1-minute load average is ${loadBefore} before the bench starts`);
+
+  const engines: EngineResult[] = [];
+  for (const engine of settings.engines) engines.push(await benchEngine(engine, scenarios));
+
+  log('\nroute                                  engine     req/s    p50 ms   p99 ms');
+  for (const engine of engines) {
+    for (const scenario of engine.scenarios) {
+      log(
+        `${scenario.label.padEnd(38)} ${engine.engine.padEnd(9)} ${String(scenario.result.requestsPerSecond).padStart(6)}` +
+          `  ${scenario.result.latency.p50.toFixed(2).padStart(7)}  ${scenario.result.latency.p99.toFixed(2).padStart(7)}`,
+      );
+    }
+  }
+
+  const output = {
+    generatedAt: startedAt.toISOString(),
+    durationSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+    machine: {
+      cpus: os.availableParallelism(),
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryGiB: round2(os.totalmem() / 2 ** 30),
+      node: process.version,
+      loadAverageBefore: loadBefore,
+    },
+    settings: {
+      items: settings.items,
+      connections: settings.connections,
+      durationSeconds: settings.durationSeconds,
+      warmupSeconds: settings.warmupSeconds,
+      poolSize: settings.poolSize,
+      search: settings.search,
+      gatewayLogLevel: settings.gatewayLogLevel,
+      loadGenerator: 'autocannon 8, in the runner process on the same machine',
+    },
+    engines,
+  };
+  mkdirSync(path.dirname(settings.output), { recursive: true });
+  writeFileSync(settings.output, `${JSON.stringify(output, null, 2)}\n`);
+  log(`\nwrote ${path.relative(ROOT, settings.output)} (${output.durationSeconds} s)`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    stopAll().finally(() => process.exit(130));
+  });
+}
+
+main()
+  .catch((error: unknown) => {
+    process.exitCode = 1;
+    log(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  })
+  .finally(stopAll);

@@ -1,0 +1,100 @@
+import type { Item } from '@commerce/db';
+import { z } from 'zod';
+import type { ItemDecorations } from '../decorations/decorate-items.ts';
+
+export const ITEM_TYPES = ['RENTAL', 'SALE', 'SERVICE'] as const;
+export const ITEM_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const;
+
+/** The item as merchant and public reads return it: its own fields and the list decorations. */
+export const itemSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    tags: z.array(z.string()),
+    type: z.enum(ITEM_TYPES),
+    status: z.enum(ITEM_STATUSES),
+    sortOrder: z.number().int(),
+    priceInCents: z.number().int().nullable().describe('The base price; null when the item has none'),
+    metafields: z
+      .record(z.string(), z.unknown())
+      .describe('Free-form merchant data; `__archivedFromStatus` holds the status before archiving'),
+    archivedAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    salePriceInCents: z
+      .number()
+      .int()
+      .nullable()
+      .describe('The lowest price a shopper pays today across non-archived variants; null when none is set'),
+    ratingAverage: z.number().nullable().describe('Mean rating of published reviews, null when none'),
+    ratingCount: z.number().int().describe('Number of published reviews'),
+    collectionIds: z.array(z.string()).describe('Collections holding the item, in collection order'),
+  })
+  .meta({ id: 'Item' });
+export type ItemRead = z.infer<typeof itemSchema>;
+
+/**
+ * The item as public reads return it: the same fields, always `ACTIVE` and
+ * unarchived, with the service's reserved `__` metafields removed.
+ */
+export const publicItemSchema = itemSchema
+  .extend({
+    metafields: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "Free-form merchant data; keys starting with `__` (the service's own) are never shown publicly",
+      ),
+  })
+  .meta({ id: 'PublicItem' });
+
+/** Metafields without the service's reserved keys (`__archivedFromStatus` …), as shoppers see them. */
+export function publicMetafields(metafields: Record<string, unknown>): Record<string, unknown> {
+  let hasReserved = false;
+  for (const key of Object.keys(metafields)) if (key.startsWith('__')) hasReserved = true;
+  if (!hasReserved) return metafields;
+  return Object.fromEntries(Object.entries(metafields).filter(([key]) => !key.startsWith('__')));
+}
+
+/**
+ * An item row as reads load it: every column but `search_text`, which only
+ * the search predicate needs (it repeats the description, up to 10,000 characters).
+ */
+export type ItemRow = Omit<Item, 'search_text'>;
+
+export const ITEM_COLUMNS = [
+  'items.organization_id',
+  'items.id',
+  'items.slug',
+  'items.name',
+  'items.description',
+  'items.tags',
+  'items.type',
+  'items.status',
+  'items.sort_order',
+  'items.price_in_cents',
+  'items.metafields',
+  'items.archived_at',
+  'items.created_at',
+  'items.updated_at',
+] as const satisfies readonly `items.${Exclude<keyof Item, 'search_text'>}`[];
+
+export function toItemRead(item: ItemRow, decorations: ItemDecorations): ItemRead {
+  return {
+    id: item.id,
+    slug: item.slug,
+    name: item.name,
+    description: item.description,
+    tags: item.tags,
+    type: item.type,
+    status: item.status,
+    sortOrder: item.sort_order,
+    priceInCents: item.price_in_cents,
+    metafields: item.metafields,
+    archivedAt: item.archived_at?.toISOString() ?? null,
+    createdAt: item.created_at.toISOString(),
+    updatedAt: item.updated_at.toISOString(),
+    ...decorations,
+  };
+}
