@@ -1,1 +1,12 @@
-export {};
+export * from './add-collection-items.ts';
+export * from './archive-collection.ts';
+export * from './create-collection.ts';
+export * from './get-collection.ts';
+export * from './list-collection-items.ts';
+export * from './list-collections.ts';
+export * from './public-collections.ts';
+export * from './remove-collection-item.ts';
+export * from './reorder-collection-items.ts';
+export * from './reorder-collections.ts';
+export * from './schemas.ts';
+export * from './update-collection.ts';
