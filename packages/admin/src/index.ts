@@ -7,3 +7,4 @@ export * from './organizations/find-organization.ts';
 export * from './organizations/schemas.ts';
 export * from './organizations/seed-demo.ts';
 export * from './settings/index.ts';
+export * from './signups/index.ts';
