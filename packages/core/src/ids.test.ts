@@ -48,6 +48,15 @@ describe('newId', () => {
     expect(epoch < now && now < future).toBe(true);
   });
 
+  it('sorts ids made in one millisecond in the order they were made', () => {
+    const at = new Date('2026-01-01T00:00:00.000Z');
+    const ids = Array.from({ length: 5000 }, () => newId('aud', at));
+    expect([...ids].sort()).toEqual(ids);
+    // Another instant starts from a fresh random part, and the earlier instant's ids stay behind.
+    const later = newId('aud', new Date(at.getTime() + 1));
+    expect(later > ids[ids.length - 1]!).toBe(true);
+  });
+
   it('makes 10,000 unique ids in one millisecond', () => {
     const at = new Date('2026-01-01T00:00:00.000Z');
     const ids = new Set(Array.from({ length: 10_000 }, () => newId('aud', at)));

@@ -53,19 +53,47 @@ const POOL_SIZE = 4096;
 const pool = Buffer.allocUnsafe(POOL_SIZE);
 let poolOffset = POOL_SIZE;
 
-function encodeRandom(): string {
+function randomDigits(): number[] {
   if (poolOffset + 16 > POOL_SIZE) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  let out = '';
-  for (let i = 0; i < 16; i++) out += ALPHABET[pool[poolOffset + i]! & 31];
+  const digits: number[] = [];
+  for (let i = 0; i < 16; i++) digits.push(pool[poolOffset + i]! & 31);
   poolOffset += 16;
-  return out;
+  return digits;
+}
+
+// Monotonic within a millisecond (as ULID's monotonic factory): a second id for the same instant
+// takes the previous random part plus one, so ids made in one process sort in creation order and
+// keyset lists of rows written in the same millisecond keep that order.
+let lastMs = -1;
+let lastDigits: number[] = [];
+
+function nextDigits(ms: number): number[] {
+  if (ms === lastMs) {
+    const digits = [...lastDigits];
+    let index = digits.length - 1;
+    while (index >= 0 && digits[index] === 31) {
+      digits[index] = 0;
+      index -= 1;
+    }
+    // 2^80 ids in one millisecond cannot happen; if it did, fall back to a fresh random part.
+    if (index < 0) return randomDigits();
+    digits[index]! += 1;
+    lastDigits = digits;
+    return digits;
+  }
+  lastMs = ms;
+  lastDigits = randomDigits();
+  return lastDigits;
 }
 
 export function newId(prefix: IdPrefix, now: Date = new Date()): string {
-  return `${prefix}_${encodeTime(now.getTime())}${encodeRandom()}`;
+  const ms = now.getTime();
+  let body = encodeTime(ms);
+  for (const digit of nextDigits(ms)) body += ALPHABET[digit];
+  return `${prefix}_${body}`;
 }
 
 const ID_PATTERN = /^[a-z]{3}_[0-9A-HJKMNP-TV-Z]{26}$/;
