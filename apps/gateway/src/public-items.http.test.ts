@@ -143,6 +143,36 @@ describe('GET /public/items/{slug}', () => {
     });
   });
 
+  it('lists the non-archived variants a shopper can buy, with stock as a flag and never a count', async () => {
+    const base = `/merchant/items/${items.active.id}/variants`;
+    const soldOut = await merchant(shop, 'POST', base, {
+      name: 'Four person',
+      sku: 'TENT-4',
+      inventoryQuantity: 0,
+    });
+    const stocked = await merchant(shop, 'POST', base, {
+      name: 'One person',
+      inventoryQuantity: 3,
+      sortOrder: 5,
+    });
+    const gone = await merchant(shop, 'POST', base, { name: 'Retired' });
+    await merchant(shop, 'POST', `${base}/${gone.id}/archive`);
+
+    const item = (await ok<PublicItem>(await storefront(shop, '/public/items/trail-tent'))) as PublicItem & {
+      variants: { id: string; name: string; sku: string | null; inStock: boolean }[];
+    };
+    expect(item.variants.map((variant) => [variant.name, variant.inStock])).toEqual([
+      ['Two person', true],
+      ['Four person', false],
+      ['One person', true],
+    ]);
+    expect(item.variants.map((variant) => variant.id)).not.toContain(gone.id);
+    expect(item.variants.find((variant) => variant.id === soldOut.id)?.sku).toBe('TENT-4');
+    expect(item.variants.find((variant) => variant.id === stocked.id)).not.toHaveProperty(
+      'inventoryQuantity',
+    );
+  });
+
   it('answers 404 RESOURCE_NOT_FOUND for a draft, an archived, an unknown and another tenant’s item', async () => {
     for (const slug of ['draft-lantern', 'old-tent', 'nothing-here', 'foreign-tent']) {
       await expectError(await storefront(shop, `/public/items/${slug}`), 404, 'RESOURCE_NOT_FOUND');

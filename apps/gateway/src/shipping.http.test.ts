@@ -299,6 +299,8 @@ describe('zone and rate writes: behaviour', () => {
   it('archive and restore answer 201 with the resource, also when repeated, and accept an empty body', async () => {
     const zone = await newZone();
     const rate = await newRate(zone.id);
+    // The audit records below are compared in time order: give each step its own instant.
+    h.clock.advance(1000);
     const first = await ok<Zone>(
       await shop.call('owner', 'POST', `/merchant/shipping/zones/${zone.id}/archive`),
       201,
@@ -321,6 +323,7 @@ describe('zone and rate writes: behaviour', () => {
     );
     expect(rateAgain).toEqual(rateFirst);
 
+    h.clock.advance(1000);
     await ok(await shop.call('owner', 'POST', `/merchant/shipping/zones/${zone.id}/restore`), 201);
     const restored = await ok<Zone>(
       await shop.call('owner', 'POST', `/merchant/shipping/zones/${zone.id}/restore`),

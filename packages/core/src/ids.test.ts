@@ -57,6 +57,16 @@ describe('newId', () => {
     expect(later > ids[ids.length - 1]!).toBe(true);
   });
 
+  it('keeps the order within an instant when ids of another instant are made in between', () => {
+    const fixed = new Date('2026-03-01T00:00:00.000Z');
+    const made: string[] = [];
+    for (let n = 0; n < 200; n++) {
+      made.push(newId('var', fixed));
+      newId('req', new Date(fixed.getTime() + 1 + (n % 3)));
+    }
+    expect([...made].sort()).toEqual(made);
+  });
+
   it('makes 10,000 unique ids in one millisecond', () => {
     const at = new Date('2026-01-01T00:00:00.000Z');
     const ids = new Set(Array.from({ length: 10_000 }, () => newId('aud', at)));

@@ -66,27 +66,32 @@ function randomDigits(): number[] {
 
 // Monotonic within a millisecond (as ULID's monotonic factory): a second id for the same instant
 // takes the previous random part plus one, so ids made in one process sort in creation order and
-// keyset lists of rows written in the same millisecond keep that order.
-let lastMs = -1;
-let lastDigits: number[] = [];
+// keyset lists of rows written in the same millisecond keep that order. A few recent instants are
+// remembered, not only the last one: request ids use the wall clock while rows use the injected
+// clock, and the two interleave.
+const RECENT_INSTANTS = 64;
+const lastDigitsAt = new Map<number, number[]>();
 
 function nextDigits(ms: number): number[] {
-  if (ms === lastMs) {
-    const digits = [...lastDigits];
+  const previous = lastDigitsAt.get(ms);
+  let digits: number[];
+  if (previous) {
+    digits = [...previous];
     let index = digits.length - 1;
     while (index >= 0 && digits[index] === 31) {
       digits[index] = 0;
       index -= 1;
     }
     // 2^80 ids in one millisecond cannot happen; if it did, fall back to a fresh random part.
-    if (index < 0) return randomDigits();
-    digits[index]! += 1;
-    lastDigits = digits;
-    return digits;
+    if (index < 0) digits = randomDigits();
+    else digits[index]! += 1;
+    lastDigitsAt.delete(ms);
+  } else {
+    digits = randomDigits();
+    if (lastDigitsAt.size >= RECENT_INSTANTS) lastDigitsAt.delete(lastDigitsAt.keys().next().value!);
   }
-  lastMs = ms;
-  lastDigits = randomDigits();
-  return lastDigits;
+  lastDigitsAt.set(ms, digits);
+  return digits;
 }
 
 export function newId(prefix: IdPrefix, now: Date = new Date()): string {

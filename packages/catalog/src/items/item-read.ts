@@ -49,6 +49,26 @@ export const publicItemSchema = itemSchema
   })
   .meta({ id: 'PublicItem' });
 
+/** A variant as a shopper sees it: what to show and to put in a cart, never the stock count. */
+export const publicVariantSchema = z
+  .object({
+    id: z.string(),
+    sku: z.string().nullable(),
+    name: z.string(),
+    options: z.record(z.string(), z.string()),
+    priceInCents: z.number().int().nullable(),
+    salePriceInCents: z.number().int().nullable(),
+    inStock: z.boolean().describe('True when stock is not tracked or above zero'),
+  })
+  .meta({ id: 'PublicVariant' });
+export type PublicVariantRead = z.infer<typeof publicVariantSchema>;
+
+/** One storefront item: the public item with its non-archived variants, in the merchant's order. */
+export const publicItemDetailSchema = publicItemSchema
+  .extend({ variants: z.array(publicVariantSchema) })
+  .meta({ id: 'PublicItemDetail' });
+export type PublicItemDetailRead = z.infer<typeof publicItemDetailSchema>;
+
 /** Metafields without the service's reserved keys (`__archivedFromStatus` …), as shoppers see them. */
 export function publicMetafields(metafields: Record<string, unknown>): Record<string, unknown> {
   let hasReserved = false;
