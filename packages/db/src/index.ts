@@ -3,3 +3,4 @@ export * from './migrate.ts';
 export * from './open-database.ts';
 export { PGliteDialect } from './pglite-dialect.ts';
 export * from './schema.ts';
+export * from './transaction.ts';

@@ -1,5 +1,5 @@
-import { type AuditActor, type Database, recordAudit } from '@commerce/db';
-import type { Kysely, Transaction } from 'kysely';
+import { type AuditActor, type Database, inTransaction, recordAudit } from '@commerce/db';
+import type { Kysely } from 'kysely';
 import {
   SETTINGS_CATEGORIES,
   type SettingsCategory,
@@ -93,8 +93,4 @@ function canonicalJson(value: unknown): string {
         )
       : inner,
   );
-}
-
-function inTransaction<T>(db: Kysely<Database>, run: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute((trx: Transaction<Database>) => run(trx));
 }

@@ -1,7 +1,8 @@
 import { AppError } from '@commerce/core';
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { inTransaction, lockCollection } from './collection-rows.ts';
+import { lockCollection } from './collection-rows.ts';
+
 import type { CollectionContext, CollectionItemsAdded } from './schemas.ts';
 
 /**

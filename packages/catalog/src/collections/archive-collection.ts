@@ -1,6 +1,7 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { countOneCollection, inTransaction, lockCollection, toCollectionRead } from './collection-rows.ts';
+import { countOneCollection, lockCollection, toCollectionRead } from './collection-rows.ts';
+
 import type { CollectionContext, CollectionRead } from './schemas.ts';
 
 /**

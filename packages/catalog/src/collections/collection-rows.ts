@@ -1,15 +1,7 @@
 import { AppError, type ValidationIssue } from '@commerce/core';
 import type { Collection, Database } from '@commerce/db';
-import { type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { CollectionRead, PublicCollectionRead } from './schemas.ts';
-
-/** Runs `run` in a transaction, or in the one it is handed. */
-export function inTransaction<T>(
-  db: Kysely<Database>,
-  run: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute((trx: Transaction<Database>) => run(trx));
-}
 
 export const collectionNotFound = () => AppError.notFound('Collection not found');
 

@@ -1,7 +1,8 @@
 import { newId } from '@commerce/core';
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { inTransaction, slugTaken, toCollectionRead } from './collection-rows.ts';
+import { slugTaken, toCollectionRead } from './collection-rows.ts';
+
 import type { CollectionContext, CollectionRead, CreateCollectionInput } from './schemas.ts';
 
 /**

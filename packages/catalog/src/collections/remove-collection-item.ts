@@ -1,6 +1,7 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { inTransaction, lockCollection } from './collection-rows.ts';
+import { lockCollection } from './collection-rows.ts';
+
 import type { CollectionContext } from './schemas.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { AppError } from '@commerce/core';
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { completeSetIssues, inTransaction, lockCollection, writeOrder } from './collection-rows.ts';
+import { completeSetIssues, lockCollection, writeOrder } from './collection-rows.ts';
+
 import type { CollectionContext, CollectionItemOrderRead } from './schemas.ts';
 
 /**

@@ -1,12 +1,7 @@
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely, Updateable } from 'kysely';
-import {
-  countOneCollection,
-  inTransaction,
-  lockCollection,
-  slugTaken,
-  toCollectionRead,
-} from './collection-rows.ts';
+import { countOneCollection, lockCollection, slugTaken, toCollectionRead } from './collection-rows.ts';
+
 import type { CollectionContext, CollectionRead, UpdateCollectionChanges } from './schemas.ts';
 
 type CollectionSet = Updateable<Database['collections']>;

@@ -1,6 +1,7 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
-import { type ItemWriteContext, inTransaction } from './context.ts';
+import type { ItemWriteContext } from './context.ts';
+
 import { findItemRow, itemNotFound, toDecoratedItem } from './get-item.ts';
 import { ITEM_COLUMNS, type ItemRead } from './item-read.ts';
 import { ARCHIVED_FROM_STATUS_KEY, WRITABLE_ITEM_STATUSES } from './schemas.ts';

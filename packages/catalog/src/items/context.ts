@@ -1,19 +1,10 @@
-import type { AuditActor, Database } from '@commerce/db';
-import type { Kysely, Transaction } from 'kysely';
+import type { AuditActor } from '@commerce/db';
 
 /** Who changes the catalog, in which organization, and when (`at` from the request's clock). */
 export interface ItemWriteContext {
   organizationId: string;
   actor: AuditActor;
   at: Date;
-}
-
-/** Runs `run` in a transaction, or in the one `db` already is (a service never nests its own). */
-export function inTransaction<T>(
-  db: Kysely<Database>,
-  run: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute((trx: Transaction<Database>) => run(trx));
 }
 
 /** JSON with object keys sorted, so that jsonb's key order does not read as a change. */

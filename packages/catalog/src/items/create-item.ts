@@ -1,7 +1,8 @@
 import { AppError, newId } from '@commerce/core';
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { type ItemWriteContext, inTransaction } from './context.ts';
+import type { ItemWriteContext } from './context.ts';
+
 import { ITEM_COLUMNS, type ItemRead, toItemRead } from './item-read.ts';
 import type { CreateItemInput } from './schemas.ts';
 import { searchTextOf } from './search.ts';

@@ -1,7 +1,8 @@
 import { AppError, type ValidationIssue } from '@commerce/core';
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
-import { type ItemWriteContext, inTransaction } from './context.ts';
+import type { ItemWriteContext } from './context.ts';
+
 import type { ReorderItemsInput, ReorderItemsResult } from './schemas.ts';
 
 /** How many offending ids an error message names. */

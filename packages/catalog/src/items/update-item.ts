@@ -1,7 +1,8 @@
 import { AppError } from '@commerce/core';
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely, UpdateObject } from 'kysely';
-import { canonicalJson, type ItemWriteContext, inTransaction } from './context.ts';
+import { canonicalJson, type ItemWriteContext } from './context.ts';
+
 import { itemSlugTaken } from './create-item.ts';
 import { findItemRow, itemNotFound, toDecoratedItem } from './get-item.ts';
 import { ITEM_COLUMNS, type ItemRead } from './item-read.ts';

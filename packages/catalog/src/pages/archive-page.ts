@@ -1,6 +1,5 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../collections/collection-rows.ts';
 import { lockPage, toCmsPageRead } from './page-rows.ts';
 import type { CmsPageRead, PageContext } from './schemas.ts';
 

@@ -1,7 +1,6 @@
 import { newId } from '@commerce/core';
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { inTransaction } from '../collections/collection-rows.ts';
 import { pageSlugTaken, toCmsPageRead } from './page-rows.ts';
 import { sanitizePageContent } from './sanitize-page-content.ts';
 import type { CmsPageRead, CreatePageInput, PageContext } from './schemas.ts';

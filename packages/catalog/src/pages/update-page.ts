@@ -1,6 +1,5 @@
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely, Updateable } from 'kysely';
-import { inTransaction } from '../collections/collection-rows.ts';
 import { lockPage, pageSlugTaken, toCmsPageRead } from './page-rows.ts';
 import { sanitizePageContent } from './sanitize-page-content.ts';
 import type { CmsPageRead, PageContext, UpdatePageChanges } from './schemas.ts';

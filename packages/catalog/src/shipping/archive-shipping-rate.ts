@@ -1,7 +1,7 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { ShippingRateRead, ShippingWriteContext } from './schemas.ts';
-import { findShippingRate, inTransaction, toShippingRateRead } from './shipping-read.ts';
+import { findShippingRate, toShippingRateRead } from './shipping-read.ts';
 
 /**
  * Archives a rate: it leaves the public list at once. Idempotent: archiving

@@ -1,7 +1,7 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { ShippingWriteContext, ShippingZoneRead } from './schemas.ts';
-import { findShippingZone, inTransaction, readShippingZone } from './shipping-read.ts';
+import { findShippingZone, readShippingZone } from './shipping-read.ts';
 
 /**
  * Archives a zone: it leaves the public list at once, with its rates (which

@@ -1,8 +1,8 @@
 import { AppError, newId } from '@commerce/core';
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { CreateShippingRateInput, ShippingRateRead, ShippingWriteContext } from './schemas.ts';
-import { findShippingZone, inTransaction, toShippingRateRead } from './shipping-read.ts';
+import { findShippingZone, toShippingRateRead } from './shipping-read.ts';
 
 /**
  * Adds a flat rate to a zone, audited as `shipping_rate.created`. A rate

@@ -1,8 +1,8 @@
 import { newId } from '@commerce/core';
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { CreateShippingZoneInput, ShippingWriteContext, ShippingZoneRead } from './schemas.ts';
-import { inTransaction, toShippingZoneRead } from './shipping-read.ts';
+import { toShippingZoneRead } from './shipping-read.ts';
 
 /** Creates a zone (no rates yet), audited as `shipping_zone.created`. */
 export async function createShippingZone(

@@ -104,10 +104,3 @@ export async function findShippingRate(
   if (!rate) throw AppError.notFound('Shipping rate not found');
   return rate;
 }
-
-export function inTransaction<T>(
-  db: Kysely<Database>,
-  run: (trx: Kysely<Database>) => Promise<T>,
-): Promise<T> {
-  return db.isTransaction ? run(db) : db.transaction().execute((trx) => run(trx));
-}

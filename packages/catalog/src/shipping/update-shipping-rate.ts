@@ -1,7 +1,7 @@
-import { type Database, recordAudit, type ShippingRatesTable } from '@commerce/db';
+import { type Database, inTransaction, recordAudit, type ShippingRatesTable } from '@commerce/db';
 import type { Kysely, Updateable } from 'kysely';
 import type { ShippingRateChanges, ShippingRateRead, ShippingWriteContext } from './schemas.ts';
-import { findShippingRate, inTransaction, toShippingRateRead } from './shipping-read.ts';
+import { findShippingRate, toShippingRateRead } from './shipping-read.ts';
 
 const COLUMNS = {
   name: 'name',

@@ -1,7 +1,7 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { ShippingWriteContext, ShippingZoneChanges, ShippingZoneRead } from './schemas.ts';
-import { findShippingZone, inTransaction, readShippingZone } from './shipping-read.ts';
+import { findShippingZone, readShippingZone } from './shipping-read.ts';
 
 /**
  * Applies a partial change to a zone under its row lock; `countries`, when

@@ -1,6 +1,7 @@
-import { type Database, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { type ItemWriteContext, inTransaction } from '../items/context.ts';
+import type { ItemWriteContext } from '../items/context.ts';
+
 import type { VariantRead } from './schemas.ts';
 import { findVariantRow, toVariantRead, variantNotFound } from './variant-read.ts';
 

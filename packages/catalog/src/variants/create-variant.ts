@@ -1,7 +1,8 @@
 import { newId } from '@commerce/core';
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { type ItemWriteContext, inTransaction } from '../items/context.ts';
+import type { ItemWriteContext } from '../items/context.ts';
+
 import { findItemRow, itemNotFound } from '../items/get-item.ts';
 import type { CreateVariantInput, VariantRead } from './schemas.ts';
 import { skuTaken, toVariantRead } from './variant-read.ts';

@@ -1,7 +1,8 @@
 import { AppError } from '@commerce/core';
-import { type Database, isUniqueViolation, recordAudit } from '@commerce/db';
+import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely, UpdateObject } from 'kysely';
-import { canonicalJson, type ItemWriteContext, inTransaction } from '../items/context.ts';
+import { canonicalJson, type ItemWriteContext } from '../items/context.ts';
+
 import { SALE_ABOVE_PRICE, type UpdateVariantChanges, type VariantRead } from './schemas.ts';
 import { findVariantRow, skuTaken, toVariantRead, variantNotFound } from './variant-read.ts';
 
