@@ -20,7 +20,7 @@ import { mintDevToken } from '@commerce/auth';
 import { loadConfig } from '@commerce/core';
 import { openDatabase } from '@commerce/db';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import {
   freePort,
   readMemory,
@@ -185,17 +185,9 @@ async function benchEngine(engine: Engine, token: string): Promise<ExportResult>
   let connection: { databaseUrl?: string; dataDir?: string };
   let dataDir: string | undefined;
   if (engine === 'postgres') {
-    const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-    await admin.connect();
-    try {
-      await admin.query(`drop database if exists ${settings.database} with (force)`);
-      await admin.query(`create database ${settings.database}`);
-    } finally {
-      await admin.end();
-    }
-    const url = new URL(settings.postgresAdminUrl);
-    url.pathname = `/${settings.database}`;
-    connection = { databaseUrl: url.toString() };
+    connection = {
+      databaseUrl: (await recreateBenchDatabase(settings.postgresAdminUrl, settings.database)).url,
+    };
   } else {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-export-'));
     connection = { dataDir };
@@ -221,13 +213,7 @@ async function benchEngine(engine: Engine, token: string): Promise<ExportResult>
     }
   } finally {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres') {
-      const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-      await admin.connect();
-      await admin
-        .query(`drop database if exists ${settings.database} with (force)`)
-        .finally(() => admin.end());
-    }
+    if (engine === 'postgres') await dropBenchDatabase(settings.postgresAdminUrl, settings.database);
   }
 }
 

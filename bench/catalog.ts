@@ -33,6 +33,7 @@ import { type Database, openDatabase } from '@commerce/db';
 import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type LoadResult, measure } from './load.ts';
+import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import {
   freePort,
   logTail,
@@ -351,39 +352,14 @@ async function load(server: ServerProcess, scenario: Scenario): Promise<LoadResu
   return result;
 }
 
-async function recreatePostgres(): Promise<string> {
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    throw new Error(
-      `cannot reach PostgreSQL at ${settings.postgresAdminUrl} (${String(error)}); ` +
-        'set BENCH_POSTGRES_URL, or BENCH_ENGINES=pglite to skip PostgreSQL',
-    );
-  }
-  try {
-    await admin.query(`drop database if exists ${settings.database} with (force)`);
-    await admin.query(`create database ${settings.database}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(settings.postgresAdminUrl);
-  url.pathname = `/${settings.database}`;
-  return url.toString();
-}
-
-async function dropPostgres(): Promise<void> {
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${settings.database} with (force)`).finally(() => admin.end());
-}
-
 async function benchEngine(engine: Engine, scenarios: Scenario[]): Promise<EngineResult> {
   log(`\n== ${engine} ==`);
   let connection: Connection;
   let dataDir: string | undefined;
   if (engine === 'postgres') {
-    connection = { databaseUrl: await recreatePostgres() };
+    connection = {
+      databaseUrl: (await recreateBenchDatabase(settings.postgresAdminUrl, settings.database)).url,
+    };
   } else {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-catalog-'));
     connection = { dataDir };
@@ -434,7 +410,7 @@ async function benchEngine(engine: Engine, scenarios: Scenario[]): Promise<Engin
     }
   } finally {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres') await dropPostgres();
+    if (engine === 'postgres') await dropBenchDatabase(settings.postgresAdminUrl, settings.database);
   }
 }
 

@@ -19,8 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { mintDevToken } from '@commerce/auth';
 import { loadConfig } from '@commerce/core';
-import pg from 'pg';
 import { type LoadResult, measure } from './load.ts';
+import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import {
   freePort,
   loggedAfterMs,
@@ -361,42 +361,6 @@ async function load(server: ServerProcess, scenario: Scenario): Promise<LoadResu
   return result;
 }
 
-async function recreateDatabase(): Promise<string> {
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  try {
-    await admin.connect();
-  } catch (error) {
-    throw new Error(
-      `cannot reach PostgreSQL at ${settings.postgresAdminUrl} (${String(error)}); ` +
-        'set BENCH_POSTGRES_URL, or BENCH_ENGINES=pglite to skip PostgreSQL',
-    );
-  }
-  try {
-    await admin.query(`drop database if exists ${settings.database} with (force)`);
-    await admin.query(`create database ${settings.database}`);
-    const { rows } = await admin.query<{ server_version: string }>('show server_version');
-    return `PostgreSQL ${rows[0]?.server_version ?? '?'}`;
-  } finally {
-    await admin.end();
-  }
-}
-
-async function dropDatabase(): Promise<void> {
-  const admin = new pg.Client({ connectionString: settings.postgresAdminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${settings.database} with (force)`);
-  } finally {
-    await admin.end();
-  }
-}
-
-function databaseUrlFor(database: string): string {
-  const url = new URL(settings.postgresAdminUrl);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
 async function benchEngine(engine: Engine, all: Scenario[], scenarios: Scenario[]): Promise<EngineResult> {
   log(`\n== ${engine} ==`);
   let dataDir: string | undefined;
@@ -405,8 +369,9 @@ async function benchEngine(engine: Engine, all: Scenario[], scenarios: Scenario[
   const started: ServerProcess[] = [];
   try {
     if (engine === 'postgres') {
-      database = await recreateDatabase();
-      databaseUrl = databaseUrlFor(settings.database);
+      const created = await recreateBenchDatabase(settings.postgresAdminUrl, settings.database);
+      database = created.version;
+      databaseUrl = created.url;
     } else {
       const manifest = path.join(BENCH_DIR, 'node_modules/@electric-sql/pglite/package.json');
       const pglite = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
@@ -498,7 +463,7 @@ async function benchEngine(engine: Engine, all: Scenario[], scenarios: Scenario[
   } finally {
     for (const server of started) await server.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (databaseUrl) await dropDatabase().catch(() => {});
+    if (databaseUrl) await dropBenchDatabase(settings.postgresAdminUrl, settings.database).catch(() => {});
   }
 }
 
