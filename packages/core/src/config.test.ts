@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEVELOPMENT_JWT_SECRET, loadConfig } from './config.ts';
+import { ConfigError, DEVELOPMENT_JWT_SECRET, DEVELOPMENT_WEBHOOK_SECRET, loadConfig } from './config.ts';
 
 const POSTGRES_URL = 'postgres://app:secret@db.internal:5432/commerce';
 const PRODUCTION_SECRET = 'a-production-secret-that-is-not-the-development-one';
+const PRODUCTION_WEBHOOK_SECRET = 'whsec_production_0123456789abcdef';
+const STRIPE = {
+  PAYMENT_PROVIDER: 'stripe',
+  PAYMENT_WEBHOOK_SECRET: 'whsec_endpoint0123456789',
+  STRIPE_SECRET_KEY: 'sk_test_51Abc0123456789',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_51Abc0123456789',
+};
 
 function configErrorOf(env: Record<string, string | undefined>): ConfigError {
   try {
@@ -27,6 +34,9 @@ describe('loadConfig defaults (CONTRACT.md section 10)', () => {
     expect(config.env).toBe('development');
     expect(config.platformAdminToken).toBeUndefined();
     expect(config.email.smtpUrl).toBeUndefined();
+    expect(config.payments.webhookSecret).toBe(DEVELOPMENT_WEBHOOK_SECRET);
+    expect(config.payments.stripe).toBeUndefined();
+    expect(config.checkout.paymentTimeoutMinutes).toBe(60);
   });
 
   it('seeds the demo and runs the worker in process on the embedded database', () => {
@@ -65,13 +75,15 @@ describe('loadConfig defaults (CONTRACT.md section 10)', () => {
     const config = loadConfig({
       PORT: '8080',
       HOSTED_CHECKOUT_URL: 'https://shop.example.com/',
-      PAYMENT_PROVIDER: 'stripe',
+      ...STRIPE,
       MAX_BODY_BYTES: '2048',
+      CHECKOUT_PAYMENT_TIMEOUT_MINUTES: '30',
     });
     expect(config.port).toBe(8080);
     expect(config.hostedCheckoutUrl).toBe('https://shop.example.com');
     expect(config.payments.provider).toBe('stripe');
     expect(config.maxBodyBytes).toBe(2048);
+    expect(config.checkout.paymentTimeoutMinutes).toBe(30);
   });
 });
 
@@ -85,6 +97,9 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['DATABASE_URL', 'not-a-url'],
     ['PAYMENT_PROVIDER', 'paypal'],
     ['NODE_ENV', 'staging'],
+    ['CHECKOUT_PAYMENT_TIMEOUT_MINUTES', '4'],
+    ['CHECKOUT_PAYMENT_TIMEOUT_MINUTES', '1441'],
+    ['CHECKOUT_PAYMENT_TIMEOUT_MINUTES', '1.5'],
   ])('%s=%s', (variable, value) => {
     const error = configErrorOf({ [variable]: value });
     expect(error.name).toBe('ConfigError');
@@ -118,6 +133,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
+      PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
     });
     expect(config.env).toBe('production');
     expect(config.merchantJwt.jwksUrl).toBe('https://id.example.com/.well-known/jwks.json');
@@ -125,8 +141,18 @@ describe('loadConfig refuses bad values, naming the variable', () => {
   });
 
   it('accepts production with a secret of its own', () => {
-    const config = loadConfig({ NODE_ENV: 'production', MERCHANT_JWT_SECRET: PRODUCTION_SECRET });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
+      PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+    });
     expect(config.merchantJwt.secret).toBe(PRODUCTION_SECRET);
+  });
+
+  it('refuses production with the development webhook secret, whatever the payment provider', () => {
+    const error = configErrorOf({ NODE_ENV: 'production', MERCHANT_JWT_SECRET: PRODUCTION_SECRET });
+    expect(error.message).toContain('PAYMENT_WEBHOOK_SECRET');
+    expect(loadConfig({ MERCHANT_JWT_SECRET: PRODUCTION_SECRET }).payments.provider).toBe('sandbox');
   });
 
   it('refuses RATE_LIMIT_STORE=postgres without DATABASE_URL', () => {
@@ -137,6 +163,57 @@ describe('loadConfig refuses bad values, naming the variable', () => {
   it('accepts RATE_LIMIT_STORE=postgres with DATABASE_URL', () => {
     expect(loadConfig({ RATE_LIMIT_STORE: 'postgres', DATABASE_URL: POSTGRES_URL }).rateLimit.store).toBe(
       'postgres',
+    );
+  });
+
+  it('reads the Stripe keys and the optional account id with PAYMENT_PROVIDER=stripe', () => {
+    expect(loadConfig(STRIPE).payments).toEqual({
+      provider: 'stripe',
+      webhookSecret: 'whsec_endpoint0123456789',
+      stripe: {
+        secretKey: STRIPE.STRIPE_SECRET_KEY,
+        publishableKey: STRIPE.STRIPE_PUBLISHABLE_KEY,
+        accountId: undefined,
+      },
+    });
+    expect(loadConfig({ ...STRIPE, STRIPE_ACCOUNT_ID: 'acct_1Abc' }).payments.stripe?.accountId).toBe(
+      'acct_1Abc',
+    );
+    expect(loadConfig({ ...STRIPE, STRIPE_SECRET_KEY: 'rk_test_51Abc0123' }).payments.stripe?.secretKey).toBe(
+      'rk_test_51Abc0123',
+    );
+  });
+
+  it('ignores Stripe keys while the sandbox is the provider', () => {
+    expect(loadConfig({ ...STRIPE, PAYMENT_PROVIDER: 'sandbox' }).payments.stripe).toBeUndefined();
+  });
+
+  it.each(['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'])(
+    'refuses PAYMENT_PROVIDER=stripe without %s',
+    (variable) => {
+      const error = configErrorOf({ ...STRIPE, [variable]: undefined });
+      expect(error.message).toContain(`${variable}: is required when PAYMENT_PROVIDER=stripe`);
+    },
+  );
+
+  it('refuses PAYMENT_PROVIDER=stripe with the development webhook secret', () => {
+    const error = configErrorOf({ ...STRIPE, PAYMENT_WEBHOOK_SECRET: undefined });
+    expect(error.message).toContain('PAYMENT_WEBHOOK_SECRET');
+  });
+
+  it.each([
+    ['STRIPE_SECRET_KEY', 'pk_test_51Abc'],
+    ['STRIPE_SECRET_KEY', 'sk_prod_51Abc'],
+    ['STRIPE_PUBLISHABLE_KEY', 'sk_test_51Abc'],
+    ['STRIPE_ACCOUNT_ID', 'acc_1Abc'],
+  ])('refuses %s=%s', (variable, value) => {
+    expect(configErrorOf({ ...STRIPE, [variable]: value }).message).toContain(variable);
+  });
+
+  it('refuses a live secret key beside a test publishable key', () => {
+    const error = configErrorOf({ ...STRIPE, STRIPE_SECRET_KEY: 'sk_live_51Abc0123456789' });
+    expect(error.message).toContain(
+      'STRIPE_PUBLISHABLE_KEY: is a test key but STRIPE_SECRET_KEY is a live key',
     );
   });
 

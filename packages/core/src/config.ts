@@ -37,6 +37,27 @@ const configSchema = z
     EMAIL_FROM: z.string().default('Commerce <no-reply@commerce.test>'),
     PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
     PAYMENT_WEBHOOK_SECRET: z.string().min(1).default(DEV_WEBHOOK_SECRET),
+    STRIPE_SECRET_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/,
+          'must be a Stripe secret or restricted key (sk_… or rk_…)',
+        )
+        .optional(),
+    ),
+    STRIPE_PUBLISHABLE_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe publishable key (pk_…)')
+        .optional(),
+    ),
+    STRIPE_ACCOUNT_ID: optionalString.pipe(
+      z
+        .string()
+        .regex(/^acct_[A-Za-z0-9]+$/, 'must be a Stripe account id (acct_…)')
+        .optional(),
+    ),
     RATE_LIMIT_STORE: z
       .string()
       .default('memory')
@@ -44,6 +65,17 @@ const configSchema = z
         message: 'must be memory, postgres or a redis:// URL',
       }),
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: positiveInt(600),
+    RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL: positiveInt(5),
+    RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT: positiveInt(30),
+    RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL: positiveInt(10),
+    RATE_LIMIT_SIGN_IN_VERIFY_PER_CLIENT: positiveInt(30),
+    RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: positiveInt(900),
+    TAX_PROVIDER: z.enum(['none', 'sandbox']).default('none'),
+    CHECKOUT_SESSION_TTL_MINUTES: positiveInt(60),
+    ABANDONED_CART_DELAY_MINUTES: positiveInt(60),
+    // At least 5 minutes, so a shopper inside a 3-D Secure challenge is not cut off; at most a day,
+    // the longest Stripe's own Checkout keeps a session open.
+    CHECKOUT_PAYMENT_TIMEOUT_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
     MAX_BODY_BYTES: positiveInt(1_048_576),
     TRUST_PROXY: flag(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -72,6 +104,38 @@ const configSchema = z
         message: 'the development secret is refused in production',
       });
     }
+    // Whoever knows the development secret could sign a "paid" event, whatever the provider.
+    if (env.NODE_ENV === 'production' && env.PAYMENT_WEBHOOK_SECRET === DEV_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_WEBHOOK_SECRET'],
+        message: 'the development webhook secret is refused in production',
+      });
+    }
+    if (env.PAYMENT_PROVIDER === 'stripe') {
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const) {
+        if (env[name] === undefined) {
+          ctx.addIssue({ code: 'custom', path: [name], message: 'is required when PAYMENT_PROVIDER=stripe' });
+        }
+      }
+      // Stripe hands every endpoint its own `whsec_…` secret; the development value would let anyone sign events.
+      if (env.PAYMENT_WEBHOOK_SECRET === DEV_WEBHOOK_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PAYMENT_WEBHOOK_SECRET'],
+          message: "PAYMENT_PROVIDER=stripe needs the endpoint's signing secret, not the development value",
+        });
+      }
+      const secretMode = env.STRIPE_SECRET_KEY?.split('_')[1];
+      const publishableMode = env.STRIPE_PUBLISHABLE_KEY?.split('_')[1];
+      if (secretMode && publishableMode && secretMode !== publishableMode) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['STRIPE_PUBLISHABLE_KEY'],
+          message: `is a ${publishableMode} key but STRIPE_SECRET_KEY is a ${secretMode} key`,
+        });
+      }
+    }
     if (env.RATE_LIMIT_STORE === 'postgres' && !env.DATABASE_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -92,8 +156,35 @@ export interface Config {
   merchantJwt: { secret: string | undefined; jwksUrl: string | undefined; issuer: string; audience: string };
   platformAdminToken: string | undefined;
   email: { smtpUrl: string | undefined; from: string };
-  payments: { provider: 'sandbox' | 'stripe'; webhookSecret: string };
-  rateLimit: { store: string; publicReadsPerMinute: number };
+  payments: {
+    provider: 'sandbox' | 'stripe';
+    webhookSecret: string;
+    /** Set exactly when `provider` is `stripe`. */
+    stripe: { secretKey: string; publishableKey: string; accountId: string | undefined } | undefined;
+  };
+  rateLimit: {
+    store: string;
+    publicReadsPerMinute: number;
+    /** Customer sign-in (CONTRACT.md section 7): counts per tenant and email, and per tenant and client, per window. */
+    signIn: {
+      requestsPerEmail: number;
+      requestsPerClient: number;
+      verifyPerEmail: number;
+      verifyPerClient: number;
+      windowSeconds: number;
+    };
+  };
+  /**
+   * Checkout sessions: how long one lives (and holds its stock), the tax provider, abandoned-cart
+   * reminders, and how long a session awaiting its payment keeps its stock before the worker cancels
+   * the payment intent and releases it.
+   */
+  checkout: {
+    sessionTtlMinutes: number;
+    taxProvider: 'none' | 'sandbox';
+    abandonedCartDelayMinutes: number;
+    paymentTimeoutMinutes: number;
+  };
   maxBodyBytes: number;
   trustProxy: boolean;
   logLevel: RawConfig['LOG_LEVEL'];
@@ -136,8 +227,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     platformAdminToken: raw.PLATFORM_ADMIN_TOKEN,
     email: { smtpUrl: raw.SMTP_URL, from: raw.EMAIL_FROM },
-    payments: { provider: raw.PAYMENT_PROVIDER, webhookSecret: raw.PAYMENT_WEBHOOK_SECRET },
-    rateLimit: { store: raw.RATE_LIMIT_STORE, publicReadsPerMinute: raw.RATE_LIMIT_PUBLIC_READS_PER_MINUTE },
+    payments: {
+      provider: raw.PAYMENT_PROVIDER,
+      webhookSecret: raw.PAYMENT_WEBHOOK_SECRET,
+      stripe:
+        raw.PAYMENT_PROVIDER === 'stripe' && raw.STRIPE_SECRET_KEY && raw.STRIPE_PUBLISHABLE_KEY
+          ? {
+              secretKey: raw.STRIPE_SECRET_KEY,
+              publishableKey: raw.STRIPE_PUBLISHABLE_KEY,
+              accountId: raw.STRIPE_ACCOUNT_ID,
+            }
+          : undefined,
+    },
+    rateLimit: {
+      store: raw.RATE_LIMIT_STORE,
+      publicReadsPerMinute: raw.RATE_LIMIT_PUBLIC_READS_PER_MINUTE,
+      signIn: {
+        requestsPerEmail: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL,
+        requestsPerClient: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT,
+        verifyPerEmail: raw.RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL,
+        verifyPerClient: raw.RATE_LIMIT_SIGN_IN_VERIFY_PER_CLIENT,
+        windowSeconds: raw.RATE_LIMIT_SIGN_IN_WINDOW_SECONDS,
+      },
+    },
+    checkout: {
+      sessionTtlMinutes: raw.CHECKOUT_SESSION_TTL_MINUTES,
+      taxProvider: raw.TAX_PROVIDER,
+      abandonedCartDelayMinutes: raw.ABANDONED_CART_DELAY_MINUTES,
+      paymentTimeoutMinutes: raw.CHECKOUT_PAYMENT_TIMEOUT_MINUTES,
+    },
     maxBodyBytes: raw.MAX_BODY_BYTES,
     trustProxy: raw.TRUST_PROXY,
     logLevel: raw.LOG_LEVEL,
@@ -147,6 +265,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
   };
 }
+
+/** The development webhook signing secret (sandbox payments); refused with PAYMENT_PROVIDER=stripe. */
+export const DEVELOPMENT_WEBHOOK_SECRET = DEV_WEBHOOK_SECRET;
 
 /** The development signing secret, for `pnpm dev:token` and tests. Refused in production. */
 export const DEVELOPMENT_JWT_SECRET = DEV_JWT_SECRET;

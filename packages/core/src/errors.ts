@@ -9,6 +9,10 @@ export const ERROR_TABLE = {
   BOOKING_DELIVERY_INVALID: { status: 400, message: 'The delivery input is invalid' },
   BOOKING_DELIVERY_DESTINATION_INVALID: { status: 400, message: 'The delivery destination is invalid' },
   BOOKING_DELIVERY_OUT_OF_RANGE: { status: 400, message: 'The delivery destination is out of range' },
+  WEBHOOK_SIGNATURE_INVALID: {
+    status: 400,
+    message: 'The webhook signature is missing, invalid or outside the tolerance window',
+  },
   UNAUTHENTICATED: { status: 401, message: 'Authentication is required' },
   VERIFICATION_FAILED: { status: 401, message: 'Verification failed' },
   FORBIDDEN: { status: 403, message: 'You do not have permission to do this' },
@@ -20,7 +24,11 @@ export const ERROR_TABLE = {
   INVALID_STATE_TRANSITION: { status: 409, message: 'The transition is not allowed from the current state' },
   STALE_STATE: { status: 409, message: 'The resource changed; refresh and retry' },
   OVER_FULFILLMENT: { status: 409, message: 'The fulfillment would exceed the ordered quantity' },
+  OVER_RETURN: { status: 409, message: 'The return would exceed the quantity left to return' },
+  RETURN_NOT_ELIGIBLE: { status: 409, message: 'The order cannot be returned now' },
+  ACTION_TOKEN_CONSUMED: { status: 409, message: 'The action token was already used for another action' },
   CAPACITY_UNAVAILABLE: { status: 409, message: 'The requested interval has no free capacity' },
+  INSUFFICIENT_STOCK: { status: 409, message: 'Not enough stock for the requested quantities' },
   LINE_FULFILLMENT_REQUIRED: {
     status: 409,
     message: 'Fulfillment status is derived; create line fulfillments',

@@ -32,6 +32,11 @@ export const ID_PREFIXES = [
   'shr',
   'sgn',
   'stk',
+  'sli',
+  'chk',
+  'chl',
+  'rsv',
+  'pat',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -17,10 +17,11 @@ const EXPECTED_PREFIXES: Record<TokenFamily, string> = {
   checkout: 'c1_',
   bookingGroupProof: 'g1_',
   bookingManagement: 'm1_',
+  unsubscribe: 'u1_',
 };
 
 describe('newToken', () => {
-  it('knows exactly the six contract families', () => {
+  it('knows exactly the six contract families and the unsubscribe family', () => {
     expect(Object.keys(TOKEN_FAMILIES).sort()).toEqual(Object.keys(EXPECTED_PREFIXES).sort());
   });
 

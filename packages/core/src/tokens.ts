@@ -12,6 +12,8 @@ export const TOKEN_FAMILIES = {
   checkout: 'c',
   bookingGroupProof: 'g',
   bookingManagement: 'm',
+  /** An unsubscribe link's token (one per email sent; not a CONTRACT family, see docs/decisions.md). */
+  unsubscribe: 'u',
 } as const;
 export type TokenFamily = keyof typeof TOKEN_FAMILIES;
 
