@@ -1,4 +1,5 @@
 export * from './audit.ts';
+export * from './idempotency.ts';
 export * from './migrate.ts';
 export * from './open-database.ts';
 export { PGliteDialect } from './pglite-dialect.ts';

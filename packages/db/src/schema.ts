@@ -98,6 +98,32 @@ export interface RateLimitsTable {
   expire: string | null;
 }
 
+/**
+ * One idempotency key of a tenant's operation (CONTRACT.md section 12): hashes
+ * only, and the committed success to replay. `response_status` is null only
+ * inside the claiming transaction.
+ */
+export interface IdempotencyKeysTable {
+  organization_id: string;
+  operation: string;
+  key_hash: string;
+  intent_hash: string;
+  /** `{ field: sha-256 }` per top-level body field, to name the fields that differ on reuse. */
+  intent_fields: Json<Record<string, string>>;
+  response_status: number | null;
+  response_body: Json | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** A payment webhook event already applied: its id makes a replay a no-op. */
+export interface PaymentWebhookEventsTable {
+  event_id: string;
+  type: string;
+  intent_id: string | null;
+  received_at: Timestamp;
+}
+
 /** One row per organization; each category is a JSON object of known keys (validated by the service). */
 export interface OrganizationSettingsTable {
   organization_id: string;
@@ -264,16 +290,86 @@ export interface ReviewsTable {
   created_at: Timestamp;
 }
 
+export type StockSubscriptionStatus = 'ACTIVE' | 'NOTIFIED' | 'UNSUBSCRIBED';
+
 export interface StockSubscriptionsTable {
   organization_id: string;
   id: string;
   item_id: string;
   variant_id: string | null;
   email: string;
-  status: Generated<'ACTIVE' | 'UNSUBSCRIBED'>;
-  /** SHA-256 of the unsubscribe link's token. */
-  unsubscribe_token_hash: string;
+  /** NOTIFIED: the back-in-stock email went out; a new signup makes it ACTIVE again. */
+  status: Generated<StockSubscriptionStatus>;
   last_notified_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One unsubscribe link sent by email: the SHA-256 of its token and what it ends. */
+export interface EmailUnsubscribeTokensTable {
+  token_hash: string;
+  organization_id: string;
+  subscription_type: 'STOCK_NOTIFICATION';
+  subscription_id: string;
+  created_at: Timestamp;
+}
+
+/** A shopper's account in one organization; created by the first verified sign-in of its email. */
+export interface CustomersTable {
+  organization_id: string;
+  id: string;
+  email: string;
+  email_verified_at: Date | null;
+  /** A new address awaiting verification; `email` changes only once it is verified. */
+  pending_email: string | null;
+  name: string | null;
+  phone: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type CustomerChallengePurpose = 'SIGN_IN' | 'EMAIL_CHANGE';
+
+/** One sign-in (or email-change) email: hashes of its link token and code, its attempts and expiry. */
+export interface CustomerSignInChallengesTable {
+  organization_id: string;
+  id: string;
+  purpose: CustomerChallengePurpose;
+  email: string;
+  customer_id: string | null;
+  link_token_hash: string | null;
+  code_hash: string;
+  failed_attempts: Generated<number>;
+  expires_at: Timestamp;
+  consumed_at: Date | null;
+  created_at: Timestamp;
+}
+
+/** A customer session: `id` is the SHA-256 (hex) of its `s1_` token, which is never stored. */
+export interface CustomerSessionsTable {
+  organization_id: string;
+  id: string;
+  customer_id: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** An address-book entry; at most one default-shipping and one default-billing per customer. */
+export interface CustomerAddressesTable {
+  organization_id: string;
+  id: string;
+  customer_id: string;
+  name: string | null;
+  company: string | null;
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postal_code: string | null;
+  country: string;
+  phone: string | null;
+  is_default_shipping: Generated<boolean>;
+  is_default_billing: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -291,6 +387,247 @@ export interface SignupRequestsTable {
   updated_at: Timestamp;
 }
 
+export type SalesRecordSource = 'LEGACY_ORDER' | 'CHECKOUT' | 'BOOKING';
+export type SalesLineType = 'PRODUCT' | 'SERVICE' | 'CUSTOM' | 'FEE' | 'DEPOSIT' | 'ADJUSTMENT';
+export type OrderStatus = 'PENDING' | 'CONFIRMED' | 'PROCESSING' | 'COMPLETED' | 'CANCELLED';
+export type FulfillmentStatus = 'UNFULFILLED' | 'PARTIALLY_FULFILLED' | 'FULFILLED';
+export type PaymentStatus = 'NOT_REQUIRED' | 'AWAITING_PAYMENT' | 'PAID' | 'FAILED';
+
+/** The next order number of a tenant, taken and incremented inside the creating transaction. */
+export interface OrderNumberCountersTable {
+  organization_id: string;
+  next_number: number;
+}
+
+/** The durable record of a sale (an order now, a booking later); amounts in integer cents. */
+export interface SalesRecordsTable {
+  organization_id: string;
+  id: string;
+  source: SalesRecordSource;
+  currency: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string | null;
+  subtotal_in_cents: number;
+  shipping_in_cents: Generated<number>;
+  tax_in_cents: Generated<number>;
+  discount_in_cents: Generated<number>;
+  total_in_cents: number;
+  payment_status: PaymentStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One typed line of a sales record; item and variant ids are snapshots, not foreign keys. */
+export interface SalesRecordLinesTable {
+  organization_id: string;
+  id: string;
+  sales_record_id: string;
+  position: number;
+  type: SalesLineType;
+  item_id: string | null;
+  variant_id: string | null;
+  name: string;
+  quantity: number;
+  unit_price_in_cents: number;
+  total_in_cents: number;
+  created_at: Timestamp;
+}
+
+/** The order: a projection of its sales record, written in the same transaction. */
+export interface OrdersTable {
+  organization_id: string;
+  id: string;
+  sales_record_id: string;
+  /** Null only on legacy orders that predate the reference backfill. */
+  order_reference: string | null;
+  order_number: number;
+  status: Generated<OrderStatus>;
+  /** Derived from fulfillment records; never written by a client. */
+  fulfillment_status: Generated<FulfillmentStatus>;
+  payment_status: PaymentStatus;
+  currency: string;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string | null;
+  /** Merchant-internal; stripped from every public read. */
+  notes: string | null;
+  item_count: number;
+  subtotal_in_cents: number;
+  shipping_in_cents: number;
+  tax_in_cents: number;
+  discount_in_cents: number;
+  total_in_cents: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One read-only order-status link sent: the SHA-256 of its `o1_` token and the order it shows. */
+export interface OrderStatusTokensTable {
+  token_hash: string;
+  organization_id: string;
+  order_id: string;
+  created_at: Timestamp;
+}
+
+export type CheckoutSessionStatus =
+  | 'OPEN'
+  | 'BOUND'
+  | 'AWAITING_PAYMENT'
+  | 'PAYMENT_FAILED'
+  | 'COMPLETED'
+  | 'EXPIRED';
+
+/** A server-authoritative cart behind a hashed `c1_` capability (CONTRACT.md section 9). */
+export interface CheckoutSessionsTable {
+  organization_id: string;
+  id: string;
+  token_hash: string;
+  status: CheckoutSessionStatus;
+  currency: string;
+  email: string | null;
+  customer_name: string | null;
+  customer_phone: string | null;
+  shipping_country: string | null;
+  shipping_rate_id: string | null;
+  shipping_rate_name: string | null;
+  /** The latest quote; frozen once bound. */
+  subtotal_in_cents: Generated<number>;
+  shipping_in_cents: Generated<number>;
+  tax_in_cents: Generated<number>;
+  total_in_cents: Generated<number>;
+  bound_at: Date | null;
+  expires_at: Timestamp;
+  completed_at: Date | null;
+  abandoned_email_queued_at: Date | null;
+  order_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CheckoutSessionLinesTable {
+  organization_id: string;
+  id: string;
+  checkout_session_id: string;
+  position: number;
+  item_id: string;
+  variant_id: string | null;
+  quantity: number;
+  name: string;
+  unit_price_in_cents: number;
+  created_at: Timestamp;
+}
+
+export type InventoryReservationStatus = 'ACTIVE' | 'RELEASED' | 'CONSUMED';
+
+/** Stock a bound checkout session took off a tracked variant: put back when RELEASED, kept when CONSUMED. */
+export interface InventoryReservationsTable {
+  organization_id: string;
+  id: string;
+  checkout_session_id: string;
+  variant_id: string;
+  quantity: number;
+  status: InventoryReservationStatus;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type PaymentAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** The one payment intent of a checkout session; its id is the processor's idempotency key. */
+export interface PaymentAttemptsTable {
+  organization_id: string;
+  id: string;
+  checkout_session_id: string;
+  order_id: string;
+  provider: 'sandbox' | 'stripe';
+  intent_id: string | null;
+  client_secret: string | null;
+  publishable_key: string | null;
+  account_id: string | null;
+  status: PaymentAttemptStatus;
+  amount_in_cents: number;
+  currency: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One abandoned-cart reminder's unsubscribe link: the SHA-256 of its token and the address it stops. */
+export interface AbandonedCartUnsubscribeTokensTable {
+  token_hash: string;
+  organization_id: string;
+  email: string;
+  created_at: Timestamp;
+}
+
+export interface AbandonedCartOptOutsTable {
+  organization_id: string;
+  email: string;
+  created_at: Timestamp;
+}
+
+export type ReturnStatus = 'REQUESTED' | 'APPROVED' | 'RECEIVED' | 'COMPLETED' | 'REJECTED' | 'CANCELLED';
+export type ReturnReason =
+  | 'DAMAGED'
+  | 'DEFECTIVE'
+  | 'WRONG_ITEM'
+  | 'NOT_AS_DESCRIBED'
+  | 'SIZE_OR_FIT'
+  | 'NO_LONGER_NEEDED'
+  | 'OTHER';
+
+/** A customer's request to send back quantities of an order's PRODUCT lines. */
+export interface ReturnsTable {
+  organization_id: string;
+  id: string;
+  order_id: string;
+  status: ReturnStatus;
+  customer_id: string | null;
+  customer_email: string;
+  channel: 'ACCOUNT' | 'ACTION_TOKEN';
+  currency: string;
+  refund_total_in_cents: number;
+  rejection_reason: string | null;
+  approved_at: Date | null;
+  received_at: Date | null;
+  completed_at: Date | null;
+  rejected_at: Date | null;
+  cancelled_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ReturnLinesTable {
+  organization_id: string;
+  return_id: string;
+  sales_record_line_id: string;
+  position: number;
+  quantity: number;
+  reason: ReturnReason;
+  note: string | null;
+}
+
+export type ActionTokenPurpose = 'RETURN_REQUEST';
+
+/** A hashed `a1_` action token: one purpose, the lines eligible at issue, and the one action it performed. */
+export interface ActionTokensTable {
+  organization_id: string;
+  token_hash: string;
+  purpose: ActionTokenPurpose;
+  customer_id: string;
+  customer_email: string;
+  order_id: string;
+  eligible_lines: Json;
+  expires_at: Date;
+  revoked_at: Date | null;
+  consumed_at: Date | null;
+  action: string | null;
+  request_hash: string | null;
+  result: Json | null;
+  return_id: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   merchant_users: MerchantUsersTable;
@@ -299,6 +636,8 @@ export interface Database {
   outbox: OutboxTable;
   dev_emails: DevEmailsTable;
   rate_limits: RateLimitsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  payment_webhook_events: PaymentWebhookEventsTable;
   organization_settings: OrganizationSettingsTable;
   onboarding_steps: OnboardingStepsTable;
   email_template_overrides: EmailTemplateOverridesTable;
@@ -313,6 +652,25 @@ export interface Database {
   signup_requests: SignupRequestsTable;
   reviews: ReviewsTable;
   stock_subscriptions: StockSubscriptionsTable;
+  email_unsubscribe_tokens: EmailUnsubscribeTokensTable;
+  customers: CustomersTable;
+  customer_sign_in_challenges: CustomerSignInChallengesTable;
+  customer_sessions: CustomerSessionsTable;
+  customer_addresses: CustomerAddressesTable;
+  order_number_counters: OrderNumberCountersTable;
+  sales_records: SalesRecordsTable;
+  sales_record_lines: SalesRecordLinesTable;
+  orders: OrdersTable;
+  order_status_tokens: OrderStatusTokensTable;
+  returns: ReturnsTable;
+  return_lines: ReturnLinesTable;
+  action_tokens: ActionTokensTable;
+  checkout_sessions: CheckoutSessionsTable;
+  checkout_session_lines: CheckoutSessionLinesTable;
+  inventory_reservations: InventoryReservationsTable;
+  payment_attempts: PaymentAttemptsTable;
+  abandoned_cart_unsubscribe_tokens: AbandonedCartUnsubscribeTokensTable;
+  abandoned_cart_opt_outs: AbandonedCartOptOutsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -334,7 +692,21 @@ export type ShippingZone = Selectable<ShippingZonesTable>;
 export type ShippingRate = Selectable<ShippingRatesTable>;
 export type SignupRequest = Selectable<SignupRequestsTable>;
 export type Review = Selectable<ReviewsTable>;
+export type Customer = Selectable<CustomersTable>;
+export type CustomerSignInChallenge = Selectable<CustomerSignInChallengesTable>;
+export type CustomerSession = Selectable<CustomerSessionsTable>;
+export type CustomerAddress = Selectable<CustomerAddressesTable>;
 export type StockSubscription = Selectable<StockSubscriptionsTable>;
+export type SalesRecord = Selectable<SalesRecordsTable>;
+export type SalesRecordLine = Selectable<SalesRecordLinesTable>;
+export type Order = Selectable<OrdersTable>;
+export type Return = Selectable<ReturnsTable>;
+export type ReturnLine = Selectable<ReturnLinesTable>;
+export type ActionToken = Selectable<ActionTokensTable>;
+export type CheckoutSession = Selectable<CheckoutSessionsTable>;
+export type CheckoutSessionLine = Selectable<CheckoutSessionLinesTable>;
+export type InventoryReservation = Selectable<InventoryReservationsTable>;
+export type PaymentAttempt = Selectable<PaymentAttemptsTable>;
 
 /** Every column of every table, checked against the database by a test. */
 export const SCHEMA_COLUMNS = {
@@ -388,6 +760,18 @@ export const SCHEMA_COLUMNS = {
     'created_at',
   ],
   rate_limits: ['key', 'points', 'expire'],
+  idempotency_keys: [
+    'organization_id',
+    'operation',
+    'key_hash',
+    'intent_hash',
+    'intent_fields',
+    'response_status',
+    'response_body',
+    'created_at',
+    'expires_at',
+  ],
+  payment_webhook_events: ['event_id', 'type', 'intent_id', 'received_at'],
   organization_settings: [
     'organization_id',
     'business_profile',
@@ -534,11 +918,225 @@ export const SCHEMA_COLUMNS = {
     'variant_id',
     'email',
     'status',
-    'unsubscribe_token_hash',
     'last_notified_at',
     'created_at',
     'updated_at',
   ],
+  email_unsubscribe_tokens: [
+    'token_hash',
+    'organization_id',
+    'subscription_type',
+    'subscription_id',
+    'created_at',
+  ],
+  customers: [
+    'organization_id',
+    'id',
+    'email',
+    'email_verified_at',
+    'pending_email',
+    'name',
+    'phone',
+    'created_at',
+    'updated_at',
+  ],
+  customer_sign_in_challenges: [
+    'organization_id',
+    'id',
+    'purpose',
+    'email',
+    'customer_id',
+    'link_token_hash',
+    'code_hash',
+    'failed_attempts',
+    'expires_at',
+    'consumed_at',
+    'created_at',
+  ],
+  customer_sessions: ['organization_id', 'id', 'customer_id', 'expires_at', 'created_at'],
+  customer_addresses: [
+    'organization_id',
+    'id',
+    'customer_id',
+    'name',
+    'company',
+    'line1',
+    'line2',
+    'city',
+    'state',
+    'postal_code',
+    'country',
+    'phone',
+    'is_default_shipping',
+    'is_default_billing',
+    'created_at',
+    'updated_at',
+  ],
+  order_number_counters: ['organization_id', 'next_number'],
+  sales_records: [
+    'organization_id',
+    'id',
+    'source',
+    'currency',
+    'customer_name',
+    'customer_email',
+    'customer_phone',
+    'subtotal_in_cents',
+    'shipping_in_cents',
+    'tax_in_cents',
+    'discount_in_cents',
+    'total_in_cents',
+    'payment_status',
+    'created_at',
+    'updated_at',
+  ],
+  sales_record_lines: [
+    'organization_id',
+    'id',
+    'sales_record_id',
+    'position',
+    'type',
+    'item_id',
+    'variant_id',
+    'name',
+    'quantity',
+    'unit_price_in_cents',
+    'total_in_cents',
+    'created_at',
+  ],
+  orders: [
+    'organization_id',
+    'id',
+    'sales_record_id',
+    'order_reference',
+    'order_number',
+    'status',
+    'fulfillment_status',
+    'payment_status',
+    'currency',
+    'customer_name',
+    'customer_email',
+    'customer_phone',
+    'notes',
+    'item_count',
+    'subtotal_in_cents',
+    'shipping_in_cents',
+    'tax_in_cents',
+    'discount_in_cents',
+    'total_in_cents',
+    'created_at',
+    'updated_at',
+  ],
+  order_status_tokens: ['token_hash', 'organization_id', 'order_id', 'created_at'],
+  returns: [
+    'organization_id',
+    'id',
+    'order_id',
+    'status',
+    'customer_id',
+    'customer_email',
+    'channel',
+    'currency',
+    'refund_total_in_cents',
+    'rejection_reason',
+    'approved_at',
+    'received_at',
+    'completed_at',
+    'rejected_at',
+    'cancelled_at',
+    'created_at',
+    'updated_at',
+  ],
+  return_lines: [
+    'organization_id',
+    'return_id',
+    'sales_record_line_id',
+    'position',
+    'quantity',
+    'reason',
+    'note',
+  ],
+  action_tokens: [
+    'organization_id',
+    'token_hash',
+    'purpose',
+    'customer_id',
+    'customer_email',
+    'order_id',
+    'eligible_lines',
+    'expires_at',
+    'revoked_at',
+    'consumed_at',
+    'action',
+    'request_hash',
+    'result',
+    'return_id',
+    'created_at',
+  ],
+  checkout_sessions: [
+    'organization_id',
+    'id',
+    'token_hash',
+    'status',
+    'currency',
+    'email',
+    'customer_name',
+    'customer_phone',
+    'shipping_country',
+    'shipping_rate_id',
+    'shipping_rate_name',
+    'subtotal_in_cents',
+    'shipping_in_cents',
+    'tax_in_cents',
+    'total_in_cents',
+    'bound_at',
+    'expires_at',
+    'completed_at',
+    'abandoned_email_queued_at',
+    'order_id',
+    'created_at',
+    'updated_at',
+  ],
+  checkout_session_lines: [
+    'organization_id',
+    'id',
+    'checkout_session_id',
+    'position',
+    'item_id',
+    'variant_id',
+    'quantity',
+    'name',
+    'unit_price_in_cents',
+    'created_at',
+  ],
+  inventory_reservations: [
+    'organization_id',
+    'id',
+    'checkout_session_id',
+    'variant_id',
+    'quantity',
+    'status',
+    'created_at',
+    'updated_at',
+  ],
+  payment_attempts: [
+    'organization_id',
+    'id',
+    'checkout_session_id',
+    'order_id',
+    'provider',
+    'intent_id',
+    'client_secret',
+    'publishable_key',
+    'account_id',
+    'status',
+    'amount_in_cents',
+    'currency',
+    'created_at',
+    'updated_at',
+  ],
+  abandoned_cart_unsubscribe_tokens: ['token_hash', 'organization_id', 'email', 'created_at'],
+  abandoned_cart_opt_outs: ['organization_id', 'email', 'created_at'],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T] & string)[] };
 
 // Compile-time completeness: every column of the interface is listed above.

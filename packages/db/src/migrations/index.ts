@@ -2,10 +2,24 @@ import type { Migration } from 'kysely';
 import * as foundation from './2026_11_23_0001_foundation.ts';
 import * as administration from './2026_11_23_0002_administration.ts';
 import * as catalog from './2026_11_23_0003_catalog.ts';
+import * as stockNotifications from './2026_11_23_0004_stock_notifications.ts';
+import * as orders from './2026_11_23_0005_orders.ts';
+import * as payments from './2026_11_23_0006_payments.ts';
+import * as checkout from './2026_11_23_0007_checkout.ts';
+import * as customers from './2026_11_23_0008_customers.ts';
+import * as returns from './2026_11_23_0009_returns.ts';
+import * as retentionIndexes from './2026_11_23_0010_retention_indexes.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
   '2026_11_23_0001_foundation': foundation,
   '2026_11_23_0002_administration': administration,
   '2026_11_23_0003_catalog': catalog,
+  '2026_11_23_0004_stock_notifications': stockNotifications,
+  '2026_11_23_0005_orders': orders,
+  '2026_11_23_0006_payments': payments,
+  '2026_11_23_0007_checkout': checkout,
+  '2026_11_23_0008_customers': customers,
+  '2026_11_23_0009_returns': returns,
+  '2026_11_23_0010_retention_indexes': retentionIndexes,
 };

@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto';
+import { AppError, hashToken } from '@commerce/core';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './schema.ts';
+import { inTransaction } from './transaction.ts';
+
+/**
+ * Idempotency keys (CONTRACT.md section 12): one mechanism for every route
+ * that takes a key. The route reads the key with `readIdempotencyKey`, then
+ * runs its change through `withIdempotency` inside its own transaction.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'x-idempotency-key';
+/** The IETF draft's name, accepted as an alias. */
+export const IDEMPOTENCY_KEY_ALIAS_HEADER = 'idempotency-key';
+/** Sent with `true` on a replayed response. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9_.:-]{16,255}$/;
+
+const HOUR_MS = 60 * 60 * 1000;
+/** At least 24 hours; 30 days where the effect is money or goods (payments, fulfillment, labels). */
+export const IDEMPOTENCY_RETENTION_MS = { standard: 24 * HOUR_MS, money: 30 * 24 * HOUR_MS } as const;
+export type IdempotencyRetention = keyof typeof IDEMPOTENCY_RETENTION_MS;
+
+const KEY_ISSUE_PATH = `headers.${IDEMPOTENCY_KEY_HEADER}`;
+
+/**
+ * The request's idempotency key, from `x-idempotency-key` or its alias
+ * `Idempotency-Key` (whose draft form is a quoted string). Missing where
+ * required, malformed, or two different values: 400 VALIDATION_FAILED at
+ * `headers.x-idempotency-key`.
+ */
+export function readIdempotencyKey(headers: Headers, options: { required: true }): string;
+export function readIdempotencyKey(headers: Headers, options?: { required?: boolean }): string | undefined;
+export function readIdempotencyKey(
+  headers: Headers,
+  options: { required?: boolean } = {},
+): string | undefined {
+  const primary = headers.get(IDEMPOTENCY_KEY_HEADER);
+  const aliasRaw = headers.get(IDEMPOTENCY_KEY_ALIAS_HEADER);
+  const alias = aliasRaw !== null && /^".*"$/.test(aliasRaw) ? aliasRaw.slice(1, -1) : aliasRaw;
+  if (primary !== null && alias !== null && primary !== alias) {
+    throw AppError.validation(
+      [{ path: KEY_ISSUE_PATH, message: 'x-idempotency-key and Idempotency-Key carry different keys' }],
+      'The idempotency key is ambiguous',
+    );
+  }
+  const key = primary ?? alias;
+  if (key === null) {
+    if (!options.required) return undefined;
+    throw AppError.validation(
+      [{ path: KEY_ISSUE_PATH, message: 'is required' }],
+      'The x-idempotency-key header is required',
+    );
+  }
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw AppError.validation(
+      [
+        {
+          path: KEY_ISSUE_PATH,
+          message: 'must be 16 to 255 characters of A-Z, a-z, 0-9, "_", ".", ":" or "-"',
+        },
+      ],
+      'The idempotency key is malformed',
+    );
+  }
+  return key;
+}
+
+/** JSON with every object's keys sorted, so equal values hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value)) ?? 'null';
+}
+
+function sortKeys(value: unknown): unknown {
+  const plain =
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as { toJSON?: unknown }).toJSON === 'function'
+      ? (value as { toJSON: () => unknown }).toJSON()
+      : value;
+  if (Array.isArray(plain)) return plain.map((entry) => (entry === undefined ? null : sortKeys(entry)));
+  if (plain === null || typeof plain !== 'object') return plain;
+  const sorted: Record<string, unknown> = {};
+  for (const name of Object.keys(plain).sort()) {
+    const entry = (plain as Record<string, unknown>)[name];
+    if (entry !== undefined) sorted[name] = sortKeys(entry);
+  }
+  return sorted;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+export interface IdempotencyRequest {
+  organizationId: string;
+  /** The route template, e.g. `POST /public/checkout/sessions/:token/payment-session`. */
+  operation: string;
+  /** The raw key from `readIdempotencyKey`; only its SHA-256 is stored. */
+  key: string;
+  /**
+   * What the request asks for: the resolved path ids and the body. The actor
+   * and other headers are not part of it. Path ids that are credentials (a
+   * checkout token) are hashed with the rest, never stored.
+   */
+  intent: { params?: Record<string, string>; body?: unknown };
+  retention: IdempotencyRetention;
+  now: Date;
+}
+
+export interface IdempotentResponse<T> {
+  status: number;
+  body: T;
+}
+
+export interface IdempotentOutcome<T> extends IdempotentResponse<T> {
+  /** True when this is the recorded outcome of an earlier request: send `idempotent-replayed: true`. */
+  replayed: boolean;
+}
+
+export interface IdempotencyOptions<T> {
+  /** What of the body to keep for replays; strip raw credentials here. The body as it is by default. */
+  toRecord?: (body: T) => unknown;
+  /**
+   * Rebuilds a replayed body from the recorded one, in the same transaction:
+   * read present-tense fields fresh (`serverTime`, `expiresInSeconds`), or
+   * issue a new credential for the same object. The recorded body by default.
+   */
+  fromRecord?: (trx: Kysely<Database>, recorded: IdempotentResponse<unknown>) => Promise<T>;
+}
+
+/**
+ * Runs `run` at most once per (tenant, operation, key). The key is claimed
+ * first, in the operation's transaction (opened here when `db` is not one):
+ * a concurrent duplicate blocks on the primary key until this transaction
+ * ends, then replays its outcome or, if it rolled back, runs itself. The same
+ * key with the same intent gets the recorded status and body (`replayed`);
+ * with another intent, 409 IDEMPOTENCY_KEY_REUSED and `details.fields`. Only
+ * a committed 2xx is recorded: when `run` throws, the claim is taken back
+ * with the rest of the transaction, so a retry runs again. An expired record
+ * (not yet pruned) counts as absent.
+ */
+export function withIdempotency<T>(
+  db: Kysely<Database>,
+  request: IdempotencyRequest,
+  run: (trx: Kysely<Database>) => Promise<IdempotentResponse<T>>,
+  options: IdempotencyOptions<T> = {},
+): Promise<IdempotentOutcome<T>> {
+  const keyHash = hashToken(request.key);
+  const fields = intentFields(request.intent);
+  const intentHash = sha256(
+    canonicalJson({
+      operation: request.operation,
+      params: request.intent.params ?? {},
+      body: request.intent.body,
+    }),
+  );
+  const expiresAt = new Date(request.now.getTime() + IDEMPOTENCY_RETENTION_MS[request.retention]);
+  const scope = (trx: Kysely<Database>) =>
+    trx
+      .selectFrom('idempotency_keys')
+      .where('organization_id', '=', request.organizationId)
+      .where('operation', '=', request.operation)
+      .where('key_hash', '=', keyHash);
+
+  return inTransaction(db, async (trx) => {
+    const claimed = await trx
+      .insertInto('idempotency_keys')
+      .values({
+        organization_id: request.organizationId,
+        operation: request.operation,
+        key_hash: keyHash,
+        intent_hash: intentHash,
+        intent_fields: JSON.stringify(fields),
+        response_status: null,
+        response_body: null,
+        created_at: request.now,
+        expires_at: expiresAt,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['organization_id', 'operation', 'key_hash'])
+          .doUpdateSet((eb) => ({
+            intent_hash: eb.ref('excluded.intent_hash'),
+            intent_fields: eb.ref('excluded.intent_fields'),
+            response_status: null,
+            response_body: null,
+            created_at: eb.ref('excluded.created_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+          }))
+          // A live record is left alone, but PostgreSQL still locks it for this transaction.
+          .where('idempotency_keys.expires_at', '<=', request.now),
+      )
+      .returning('key_hash')
+      .executeTakeFirst();
+
+    if (claimed) {
+      const release = () =>
+        trx
+          .deleteFrom('idempotency_keys')
+          .where('organization_id', '=', request.organizationId)
+          .where('operation', '=', request.operation)
+          .where('key_hash', '=', keyHash)
+          .execute();
+      let response: IdempotentResponse<T>;
+      try {
+        response = await run(trx);
+      } catch (error) {
+        // After a database error the transaction is aborted and its rollback takes the claim back;
+        // otherwise a caller that commits anyway must not keep a claim without an outcome.
+        await release().catch(() => undefined);
+        throw error;
+      }
+      if (response.status < 200 || response.status > 299) {
+        await release();
+        return { ...response, replayed: false };
+      }
+      const recorded = options.toRecord ? options.toRecord(response.body) : response.body;
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ response_status: response.status, response_body: canonicalJson(recorded) })
+        .where('organization_id', '=', request.organizationId)
+        .where('operation', '=', request.operation)
+        .where('key_hash', '=', keyHash)
+        .execute();
+      return { ...response, replayed: false };
+    }
+
+    const existing = await scope(trx)
+      .select(['intent_hash', 'intent_fields', 'response_status', 'response_body'])
+      .executeTakeFirstOrThrow();
+    if (existing.intent_hash !== intentHash) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', undefined, {
+        fields: differingFields(existing.intent_fields, fields),
+      });
+    }
+    if (existing.response_status === null) {
+      // Only this same transaction can see a claim without an outcome: the key was used twice in it.
+      throw new Error(`idempotency key claimed twice in one transaction (${request.operation})`);
+    }
+    const recorded = { status: existing.response_status, body: existing.response_body as unknown };
+    const body = options.fromRecord ? await options.fromRecord(trx, recorded) : (recorded.body as T);
+    return { status: recorded.status, body, replayed: true };
+  });
+}
+
+/** A hash per top-level body field and per path id: enough to name what differs, nothing to read back. */
+function intentFields(intent: IdempotencyRequest['intent']): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const { body } = intent;
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    for (const [name, value] of Object.entries(body)) {
+      if (value !== undefined) fields[name] = sha256(canonicalJson(value));
+    }
+  } else if (body !== undefined) {
+    fields[''] = sha256(canonicalJson(body));
+  }
+  for (const [name, value] of Object.entries(intent.params ?? {}))
+    fields[name] = sha256(canonicalJson(value));
+  return fields;
+}
+
+function differingFields(recorded: Record<string, string>, current: Record<string, string>): string[] {
+  const names = new Set([...Object.keys(recorded), ...Object.keys(current)]);
+  return [...names].filter((name) => recorded[name] !== current[name]).sort();
+}
+
+/**
+ * Deletes expired idempotency records in batches (the worker's job); returns
+ * how many went. Each batch is its own statement, so pruning never holds
+ * many locks at once.
+ */
+export async function pruneIdempotencyKeys(
+  db: Kysely<Database>,
+  now: Date,
+  options: { batchSize?: number } = {},
+): Promise<number> {
+  const batchSize = options.batchSize ?? 1000;
+  let total = 0;
+  for (;;) {
+    const result = await sql`
+      delete from idempotency_keys
+      where (organization_id, operation, key_hash) in (
+        select organization_id, operation, key_hash from idempotency_keys
+        where expires_at <= ${now} limit ${batchSize})`.execute(db);
+    const deleted = Number(result.numAffectedRows ?? 0n);
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
+}
+
+/** How long an applied payment event id is kept: longer than the processor retries (Stripe: 3 days). */
+export const PAYMENT_WEBHOOK_EVENT_RETENTION_MS = 30 * 24 * HOUR_MS;
+
+/**
+ * Records a payment webhook event id in the caller's transaction. False when
+ * it was recorded before (a replay: do nothing); a concurrent delivery of the
+ * same event waits on the primary key until the first one's transaction ends.
+ */
+export async function claimPaymentWebhookEvent(
+  trx: Kysely<Database>,
+  event: { id: string; type: string; intentId: string | null },
+  receivedAt: Date,
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('payment_webhook_events')
+    .values({ event_id: event.id, type: event.type, intent_id: event.intentId, received_at: receivedAt })
+    .onConflict((conflict) => conflict.column('event_id').doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Deletes event ids received before `now - PAYMENT_WEBHOOK_EVENT_RETENTION_MS` (the worker's job). */
+export async function prunePaymentWebhookEvents(db: Kysely<Database>, now: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('payment_webhook_events')
+    .where('received_at', '<', new Date(now.getTime() - PAYMENT_WEBHOOK_EVENT_RETENTION_MS))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
