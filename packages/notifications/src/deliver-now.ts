@@ -1,7 +1,6 @@
 import { AppError, type Clock, systemClock } from '@commerce/core';
 import type { Database } from '@commerce/db';
-import { type Kysely, sql } from 'kysely';
-import { z } from 'zod';
+import type { Kysely } from 'kysely';
 import { EMAIL_OUTBOX_KIND, type EnqueueEmailInput, enqueueEmail } from './enqueue-email.ts';
 import { describeDeliveryFailure, isPermanentDeliveryError } from './errors.ts';
 import { storedMessageSchema, withTimeout } from './outbox-worker.ts';
@@ -20,37 +19,22 @@ export interface OutboxRowRef {
  */
 export const IMMEDIATE_DELIVERY_HOLD_MS = 10 * 60_000;
 
-/** A `From` header: one line (header injection), e.g. `"Acme" <no-reply@shop.example>`. */
-const fromHeaderSchema = z
-  .string()
-  .min(1)
-  .max(998)
-  .refine((value) => !/[\r\n]/.test(value), 'must not contain line breaks');
-
 /**
  * Queues an email that the caller delivers itself, with `deliverOutboxRowNow`,
  * once the transaction it passes commits. The row is due only after
  * `IMMEDIATE_DELIVERY_HOLD_MS`, so the polling worker does not race the caller
- * for it. `from` replaces the transport's default sender.
+ * for it.
  */
 export async function enqueueEmailForImmediateDelivery(
   db: Kysely<Database>,
-  input: EnqueueEmailInput & { from?: string },
+  input: EnqueueEmailInput,
 ): Promise<string> {
-  const { from, ...email } = input;
-  const fromHeader = from === undefined ? undefined : fromHeaderSchema.safeParse(from);
-  if (fromHeader && !fromHeader.success) {
-    throw AppError.validation([{ path: 'from', message: 'must be one header line' }], 'The email is invalid');
-  }
-  const id = await enqueueEmail(db, email);
-  const at = new Date(email.at);
+  const id = await enqueueEmail(db, input);
+  const at = new Date(input.at);
   await db
     .updateTable('outbox')
-    .set({
-      next_attempt_at: new Date(at.getTime() + IMMEDIATE_DELIVERY_HOLD_MS),
-      ...(fromHeader ? { payload: sql`payload || ${JSON.stringify({ from: fromHeader.data })}::jsonb` } : {}),
-    })
-    .where('organization_id', '=', email.organizationId)
+    .set({ next_attempt_at: new Date(at.getTime() + IMMEDIATE_DELIVERY_HOLD_MS) })
+    .where('organization_id', '=', input.organizationId)
     .where('id', '=', id)
     .execute();
   return id;

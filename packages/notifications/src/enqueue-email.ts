@@ -17,6 +17,8 @@ export const enqueueEmailInputSchema = z.object({
   organizationId: z.string().min(1),
   templateType: z.string().min(1).max(100),
   to: z.email(),
+  /** The `From` header (`"Acme" <no-reply@shop.example>`); the transport's default sender when absent. */
+  from: headerText.optional(),
   subject: headerText,
   text: z.string().min(1),
   html: z.string().min(1).optional(),
@@ -34,6 +36,29 @@ export type EnqueueEmailInput = z.input<typeof enqueueEmailInputSchema>;
  * when the change commits; the worker delivers it afterwards.
  */
 export async function enqueueEmail(db: Kysely<Database>, input: EnqueueEmailInput): Promise<string> {
+  const [id] = await enqueueEmails(db, [input]);
+  return id!;
+}
+
+/** Rows per insert statement when many emails are queued at once (a fan-out). */
+const INSERT_BATCH = 500;
+
+/** Queues several rendered emails (one statement per 500) and returns their ids in order. */
+export async function enqueueEmails(
+  db: Kysely<Database>,
+  inputs: readonly EnqueueEmailInput[],
+): Promise<string[]> {
+  const rows = inputs.map(toOutboxRow);
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    await db
+      .insertInto('outbox')
+      .values(rows.slice(start, start + INSERT_BATCH))
+      .execute();
+  }
+  return rows.map((row) => row.id);
+}
+
+function toOutboxRow(input: EnqueueEmailInput) {
   const parsed = enqueueEmailInputSchema.safeParse(input);
   if (!parsed.success) {
     throw AppError.validation(
@@ -42,30 +67,26 @@ export async function enqueueEmail(db: Kysely<Database>, input: EnqueueEmailInpu
     );
   }
   const email = parsed.data;
-  const id = newId('obx', email.at);
   const payload: EmailMessage = {
+    ...(email.from === undefined ? {} : { from: email.from }),
     to: email.to,
     subject: email.subject,
     text: email.text,
     ...(email.html === undefined ? {} : { html: email.html }),
     ...(email.replyTo === undefined ? {} : { replyTo: email.replyTo }),
   };
-  await db
-    .insertInto('outbox')
-    .values({
-      organization_id: email.organizationId,
-      id,
-      kind: EMAIL_OUTBOX_KIND,
-      // The recipient's local part is customer data; only its domain stays once the body is gone.
-      metadata: JSON.stringify({
-        ...email.metadata,
-        templateType: email.templateType,
-        recipientDomain: recipientDomain(email.to),
-      }),
-      payload: JSON.stringify(payload),
-      next_attempt_at: email.at,
-      created_at: email.at,
-    })
-    .execute();
-  return id;
+  return {
+    organization_id: email.organizationId,
+    id: newId('obx', email.at),
+    kind: EMAIL_OUTBOX_KIND,
+    // The recipient's local part is customer data; only its domain stays once the body is gone.
+    metadata: JSON.stringify({
+      ...email.metadata,
+      templateType: email.templateType,
+      recipientDomain: recipientDomain(email.to),
+    }),
+    payload: JSON.stringify(payload),
+    next_attempt_at: email.at,
+    created_at: email.at,
+  };
 }

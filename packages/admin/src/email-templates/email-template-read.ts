@@ -1,22 +1,21 @@
 import { AppError, formatIssuePath } from '@commerce/core';
-import type { Database, EmailTemplateOverride } from '@commerce/db';
+import type { EmailTemplateOverride } from '@commerce/db';
 import {
   COPY_SLOTS,
-  EMAIL_TEMPLATE_SLOTS,
-  type EmailOrganization,
+  defaultSlots,
   type EmailTemplateDefinition,
-  type EmailTemplateSlot,
   type EmailTemplateSlots,
   type EmailTemplateSlotsPatch,
   emailTemplateSlotsPatchSchema,
   findCopyIssues,
   findEmailTemplateDefinition,
   findMissingRequiredVariables,
+  fromAddressOf,
+  overrideSlots,
   renderEmailTemplateSample,
-  SLOT_MAX_LENGTH,
+  resolveSlots,
+  type TemplateOrganization,
 } from '@commerce/notifications';
-import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import type { EmailTemplateOverrideRead, EmailTemplateRead, RenderedEmailTemplateRead } from './schemas.ts';
 
 /** What every email-template service needs besides the database: the tenant and two configuration values. */
@@ -28,118 +27,11 @@ export interface EmailTemplateScope {
   linkBase: string;
 }
 
-/** The storage column of each slot. */
-export const SLOT_COLUMNS = {
-  subject: 'subject',
-  heading: 'heading',
-  bodyText: 'body_text',
-  ctaLabel: 'cta_label',
-  fromName: 'from_name',
-  replyTo: 'reply_to',
-} as const satisfies Record<EmailTemplateSlot, keyof EmailTemplateOverride>;
-
-/** The store as its emails present it: the organization, with its business profile where set. */
-export interface TemplateOrganization extends EmailOrganization {
-  /** The default sender name: the store's name made header-safe. */
-  defaultFromName: string;
-}
-
 /** The definition of `type`, or 404 for a string outside the fixed set. */
 export function requireEmailTemplateDefinition(type: string): EmailTemplateDefinition {
   const definition = findEmailTemplateDefinition(type);
   if (!definition) throw AppError.notFound('Email template type not found');
   return definition;
-}
-
-/** The organization's name and business profile, in one query (the settings row may not exist). */
-export async function loadTemplateOrganization(
-  db: Kysely<Database>,
-  organizationId: string,
-): Promise<TemplateOrganization> {
-  const row = await db
-    .selectFrom('organizations')
-    .leftJoin('organization_settings', 'organization_settings.organization_id', 'organizations.id')
-    .select(['organizations.name', 'organization_settings.business_profile'])
-    .where('organizations.id', '=', organizationId)
-    .executeTakeFirstOrThrow();
-  const profile: Record<string, unknown> =
-    typeof row.business_profile === 'object' && row.business_profile !== null ? row.business_profile : {};
-  const displayName = typeof profile.displayName === 'string' ? profile.displayName.trim() : '';
-  const name = displayName === '' ? row.name : displayName;
-  const supportEmail = z.email().safeParse(profile.supportEmail);
-  return {
-    name,
-    supportEmail: supportEmail.success ? supportEmail.data : null,
-    postalAddress: postalAddressOf(profile.address),
-    defaultFromName: headerSafeName(name),
-  };
-}
-
-/** `businessProfile.address` on one line (`1 Main St, Springfield, 12345, US`), or null when unset. */
-function postalAddressOf(address: unknown): string | null {
-  if (typeof address !== 'object' || address === null) return null;
-  const parts = ['line1', 'line2', 'city', 'state', 'postalCode', 'country']
-    .map((key) => (address as Record<string, unknown>)[key])
-    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
-    .map((part) => part.replace(/\s+/g, ' ').trim());
-  return parts.length === 0 ? null : parts.join(', ');
-}
-
-/** A store name usable as a `From` display name: one line, no `<>"\`, at most 100 characters. */
-function headerSafeName(name: string): string {
-  const safe = name
-    .replace(/[<>"\\]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, SLOT_MAX_LENGTH.fromName)
-    .trim();
-  return safe === '' ? 'Store' : safe;
-}
-
-/** The bare address of EMAIL_FROM (`Shop <no-reply@shop.example>` → `no-reply@shop.example`). */
-export function fromAddressOf(emailFrom: string): string {
-  const bracketed = /<([^<>\s]+)>\s*$/.exec(emailFrom);
-  return bracketed ? bracketed[1]! : emailFrom.trim();
-}
-
-/** The `From` header: the display name (already header-safe) quoted, then the platform address. */
-export function fromHeader(fromName: string, fromAddress: string): string {
-  return `"${fromName}" <${fromAddress}>`;
-}
-
-export function defaultSlots(
-  definition: EmailTemplateDefinition,
-  organization: TemplateOrganization,
-): EmailTemplateSlots {
-  return { ...definition.defaults, fromName: organization.defaultFromName, replyTo: null };
-}
-
-/** The saved override's slots, by API name; null where a slot keeps its default. */
-export function overrideSlots(
-  row: EmailTemplateOverride | undefined,
-): Record<EmailTemplateSlot, string | null> | undefined {
-  if (!row) return undefined;
-  const slots = {} as Record<EmailTemplateSlot, string | null>;
-  for (const slot of EMAIL_TEMPLATE_SLOTS) slots[slot] = row[SLOT_COLUMNS[slot]];
-  return slots;
-}
-
-/**
- * The copy in effect: each slot from the draft when the draft sends it (null:
- * the default), else from the saved override, else the default.
- */
-export function resolveSlots(
-  defaults: EmailTemplateSlots,
-  saved: Record<EmailTemplateSlot, string | null> | undefined,
-  draft: EmailTemplateSlotsPatch = {},
-): EmailTemplateSlots {
-  const resolved = { ...defaults };
-  for (const slot of EMAIL_TEMPLATE_SLOTS) {
-    const drafted = draft[slot];
-    const value = drafted !== undefined ? drafted : saved?.[slot];
-    if (value !== null && value !== undefined) resolved[slot] = value;
-  }
-  return resolved;
 }
 
 /** Parses slots sent by a caller (sizes, line breaks, unknown keys) and checks their copy; 400 on any problem. */

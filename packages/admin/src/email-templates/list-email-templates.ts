@@ -1,12 +1,8 @@
 import type { Page } from '@commerce/core';
 import type { Database } from '@commerce/db';
-import { listEmailTemplateDefinitions } from '@commerce/notifications';
+import { listEmailTemplateDefinitions, loadTemplateOrganization } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
-import {
-  type EmailTemplateScope,
-  loadTemplateOrganization,
-  toEmailTemplateRead,
-} from './email-template-read.ts';
+import { type EmailTemplateScope, toEmailTemplateRead } from './email-template-read.ts';
 import type { EmailTemplateRead } from './schemas.ts';
 
 /**

@@ -1,17 +1,19 @@
 import type { Database, EmailTemplateOverride } from '@commerce/db';
 import type { EmailTemplateDefinition, EmailTemplateSlots } from '@commerce/notifications';
+import {
+  defaultSlots,
+  loadTemplateOrganization,
+  overrideSlots,
+  resolveSlots,
+  type TemplateOrganization,
+} from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 import {
   assertRequiredVariables,
-  defaultSlots,
   type EmailTemplateScope,
-  loadTemplateOrganization,
-  overrideSlots,
   parseSlotsPatch,
   renderResolvedTemplate,
   requireEmailTemplateDefinition,
-  resolveSlots,
-  type TemplateOrganization,
 } from './email-template-read.ts';
 import type { EmailTemplatePreview } from './schemas.ts';
 

@@ -4,13 +4,13 @@ import {
   deliverOutboxRowNow,
   type EmailTransport,
   enqueueEmailForImmediateDelivery,
+  fromHeader,
   type Logger,
 } from '@commerce/notifications';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import {
   type EmailTemplateScope,
-  fromHeader,
   renderResolvedTemplate,
   requireEmailTemplateDefinition,
 } from './email-template-read.ts';

@@ -1,16 +1,19 @@
 import { type AuditActor, type Database, type EmailTemplateOverride, recordAudit } from '@commerce/db';
-import { EMAIL_TEMPLATE_SLOTS, type EmailTemplateSlot } from '@commerce/notifications';
+import {
+  defaultSlots,
+  EMAIL_TEMPLATE_SLOTS,
+  type EmailTemplateSlot,
+  loadTemplateOrganization,
+  overrideSlots,
+  resolveSlots,
+  SLOT_COLUMNS,
+} from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 import {
   assertRequiredVariables,
-  defaultSlots,
   type EmailTemplateScope,
-  loadTemplateOrganization,
-  overrideSlots,
   parseSlotsPatch,
   requireEmailTemplateDefinition,
-  resolveSlots,
-  SLOT_COLUMNS,
   toEmailTemplateRead,
 } from './email-template-read.ts';
 import type { EmailTemplateRead } from './schemas.ts';

@@ -26,7 +26,12 @@ const rowsOf = (organizationId: string) =>
 
 const DEFAULTS = {
   businessProfile: {},
-  checkoutSettings: { currency: 'USD', taxIncludedInPrices: false, requirePhone: false },
+  checkoutSettings: {
+    currency: 'USD',
+    taxIncludedInPrices: false,
+    requirePhone: false,
+    returnWindowDays: 30,
+  },
   apiSettings: { publicOrderReadsEnabled: false },
   notifications: {
     notifyOnNewOrder: true,

@@ -149,6 +149,16 @@ describe('updateSettingsInputSchema: checkoutSettings', () => {
       expect(accepts({ checkoutSettings: { [name]: 'javascript:alert(1)' } })).toBe(false);
     }
   });
+  it('takes returnWindowDays as a whole number of days from 0 to 365', () => {
+    for (const days of [0, 1, 30, 365]) {
+      expect(accepts({ checkoutSettings: { returnWindowDays: days } }), String(days)).toBe(true);
+    }
+    for (const bad of [-1, 366, 1.5, '30', true]) {
+      expect(issuePaths({ checkoutSettings: { returnWindowDays: bad } }), String(bad)).toEqual([
+        'checkoutSettings.returnWindowDays',
+      ]);
+    }
+  });
 });
 
 describe('updateSettingsInputSchema: apiSettings', () => {

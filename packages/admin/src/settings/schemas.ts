@@ -122,6 +122,11 @@ const CHECKOUT_SETTINGS_KEYS = {
   termsUrl: key(webUrl(), 'Terms of service linked from checkout (absolute http or https URL)'),
   privacyPolicyUrl: key(webUrl(), 'Privacy policy linked from checkout (absolute http or https URL)'),
   refundPolicyUrl: key(webUrl(), 'Refund policy linked from checkout (absolute http or https URL)'),
+  returnWindowDays: keyWithDefault(
+    z.number().int().min(0).max(365),
+    'Days (0 to 365) after an order is COMPLETED during which its customer may request a return; 0 turns customer returns off. Default `30`',
+    30,
+  ),
 } satisfies SettingKeys;
 
 const API_SETTINGS_KEYS = {
