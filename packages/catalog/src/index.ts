@@ -4,4 +4,5 @@ export * from './items/index.ts';
 export * from './pages/index.ts';
 export * from './reviews/index.ts';
 export * from './shipping/index.ts';
+export * from './stock-notifications/index.ts';
 export * from './variants/index.ts';

@@ -29,6 +29,25 @@ export async function resolveItemCursor(
   return { id: cursor, sortOrder: row.sort_order };
 }
 
+/** The items after the cursor in the merchant order (see `inItemOrder`); all of them without one. */
+export function afterItemCursor<O>(
+  query: SelectQueryBuilder<Database, 'items', O>,
+  organizationId: string,
+  cursor: ItemCursor | undefined,
+): SelectQueryBuilder<Database, 'items', O> {
+  return query.$if(cursor !== undefined, (qb) =>
+    qb.where((eb) =>
+      eb.or([
+        eb('items.sort_order', '>', cursor!.sortOrder),
+        eb.and([
+          eb('items.sort_order', '=', cursor!.sortOrder),
+          sql<SqlBool>`(items.created_at, items.id) < (select c.created_at, c.id from items c where c.organization_id = ${organizationId} and c.id = ${cursor!.id})`,
+        ]),
+      ]),
+    ),
+  );
+}
+
 /**
  * The merchant order (sortOrder ascending, then createdAt and id descending,
  * the order of `items_list_idx` and `items_status_idx`), after the cursor,
@@ -41,18 +60,7 @@ export function inItemOrder<O>(
   cursor: ItemCursor | undefined,
   limit: number,
 ): SelectQueryBuilder<Database, 'items', O> {
-  return query
-    .$if(cursor !== undefined, (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          eb('items.sort_order', '>', cursor!.sortOrder),
-          eb.and([
-            eb('items.sort_order', '=', cursor!.sortOrder),
-            sql<SqlBool>`(items.created_at, items.id) < (select c.created_at, c.id from items c where c.organization_id = ${organizationId} and c.id = ${cursor!.id})`,
-          ]),
-        ]),
-      ),
-    )
+  return afterItemCursor(query, organizationId, cursor)
     .orderBy('items.sort_order')
     .orderBy('items.created_at', 'desc')
     .orderBy('items.id', 'desc')

@@ -22,7 +22,7 @@ export function escapeLikePattern(q: string): string {
   return q.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** The predicate "the item's search text contains `q`", case-insensitively. */
-export function searchMatches(q: string): Expression<SqlBool> {
-  return sql<SqlBool>`items.search_text like ('%' || lower(${escapeLikePattern(q.toLowerCase())}) || '%')`;
+/** The predicate "the item's search text contains `q`", case-insensitively (`relation` names the items). */
+export function searchMatches(q: string, relation: 'items' | 'head' = 'items'): Expression<SqlBool> {
+  return sql<SqlBool>`${sql.ref(`${relation}.search_text`)} like ('%' || lower(${escapeLikePattern(q.toLowerCase())}) || '%')`;
 }

@@ -1,4 +1,5 @@
 import type { Database, Item } from '@commerce/db';
+import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { ItemWriteContext } from './context.ts';
@@ -19,8 +20,22 @@ export async function insertOrganization(db: Kysely<Database>, label = 'items'):
   return id;
 }
 
-export function itemContext(organizationId: string, at: Date): ItemWriteContext {
-  return { organizationId, actor: { userId: 'usr_catalog_tester', email: 'tester@shop.test' }, at };
+/** The email configuration of catalog tests: links under https://shop.example. */
+export const TEST_EMAIL_CONFIG: CustomerEmailConfig = {
+  emailFrom: 'Platform <no-reply@platform.example>',
+  linkBase: 'https://shop.example',
+};
+
+export function itemContext(
+  organizationId: string,
+  at: Date,
+): ItemWriteContext & { email: CustomerEmailConfig } {
+  return {
+    organizationId,
+    actor: { userId: 'usr_catalog_tester', email: 'tester@shop.test' },
+    at,
+    email: TEST_EMAIL_CONFIG,
+  };
 }
 
 let slugSequence = 0;

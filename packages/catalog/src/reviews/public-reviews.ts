@@ -3,6 +3,7 @@ import { type Database, isUniqueViolation } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
 import { toPublicReviewRead } from './review-read.ts';
 import type { PublicReviewPage, SubmitReviewInput } from './schemas.ts';
+import { hasPurchasedItem } from './verified-purchase.ts';
 
 /** The item a shopper can see: ACTIVE and not archived; anything else is a neutral 404. */
 async function requirePublicItem(
@@ -25,6 +26,8 @@ async function requirePublicItem(
  * Records a shopper's review, pending until the merchant publishes it. One
  * review per email and item, decided by the unique index so that concurrent
  * submissions give one review and DUPLICATE_REVIEW for the rest.
+ * `verifiedPurchase` is set when the email has a non-cancelled, paid (or
+ * free) order containing the item.
  */
 export async function submitReview(
   db: Kysely<Database>,
@@ -32,6 +35,12 @@ export async function submitReview(
   input: SubmitReviewInput,
 ): Promise<void> {
   await requirePublicItem(db, scope.organizationId, scope.itemId);
+  const authorEmail = input.authorEmail.toLowerCase();
+  const verifiedPurchase = await hasPurchasedItem(db, {
+    organizationId: scope.organizationId,
+    itemId: scope.itemId,
+    email: authorEmail,
+  });
   try {
     await db
       .insertInto('reviews')
@@ -41,11 +50,11 @@ export async function submitReview(
         item_id: scope.itemId,
         rating: input.rating,
         author_name: input.authorName,
-        author_email: input.authorEmail.toLowerCase(),
+        author_email: authorEmail,
         title: input.title || null,
         body: input.body || null,
-        // Orders arrive with the orders issue; until then no purchase can be verified.
-        verified_purchase: false,
+        // Decided once, at submission: a later order or cancellation does not change it.
+        verified_purchase: verifiedPurchase,
         moderated_by: null,
         moderated_at: null,
         created_at: scope.at,

@@ -140,6 +140,118 @@ describe('submitReview', () => {
   );
 });
 
+let orderSequence = 0;
+
+/** An order of `itemId` placed with `email`, written straight into the orders tables. */
+async function placeOrder(
+  itemId: string,
+  email: string,
+  options: {
+    status?: 'PENDING' | 'CANCELLED';
+    paymentStatus?: 'NOT_REQUIRED' | 'AWAITING_PAYMENT';
+    org?: string;
+  } = {},
+) {
+  orderSequence += 1;
+  const org = options.org ?? ORG;
+  const paymentStatus = options.paymentStatus ?? 'NOT_REQUIRED';
+  const salesRecordId = `sal_review_${orderSequence}`;
+  const customer = { customer_name: 'Buyer', customer_email: email, customer_phone: null };
+  const totals = { subtotal_in_cents: 100, total_in_cents: 100 };
+  await handle.db
+    .insertInto('sales_records')
+    .values({
+      organization_id: org,
+      id: salesRecordId,
+      source: 'LEGACY_ORDER',
+      currency: 'USD',
+      ...customer,
+      ...totals,
+      payment_status: paymentStatus,
+    })
+    .execute();
+  await handle.db
+    .insertInto('sales_record_lines')
+    .values({
+      organization_id: org,
+      id: `sli_review_${orderSequence}`,
+      sales_record_id: salesRecordId,
+      position: 0,
+      type: 'PRODUCT',
+      item_id: itemId,
+      variant_id: null,
+      name: 'Thing',
+      quantity: 1,
+      unit_price_in_cents: 100,
+      total_in_cents: 100,
+    })
+    .execute();
+  await handle.db
+    .insertInto('orders')
+    .values({
+      organization_id: org,
+      id: `ord_review_${orderSequence}`,
+      sales_record_id: salesRecordId,
+      order_reference: null,
+      order_number: orderSequence,
+      status: options.status ?? 'PENDING',
+      payment_status: paymentStatus,
+      currency: 'USD',
+      ...customer,
+      notes: null,
+      item_count: 1,
+      ...totals,
+      shipping_in_cents: 0,
+      tax_in_cents: 0,
+      discount_in_cents: 0,
+    })
+    .execute();
+}
+
+describe('verified purchase', () => {
+  const verifiedOf = async (itemId: string, email: string) =>
+    (await pending(itemId)).find((row) => row.authorEmail === email)?.verifiedPurchase;
+
+  it('is set when the email has a non-cancelled order of the item, whatever the case of the email', async () => {
+    const itemId = await item();
+    await placeOrder(itemId, 'Buyer@Example.com');
+    await submit(itemId, review({ authorEmail: 'buyer@example.COM' }));
+    expect(await verifiedOf(itemId, 'buyer@example.com')).toBe(true);
+  });
+
+  it('is not set for another email, another item, a cancelled or unpaid order, or an order of another organization', async () => {
+    const itemId = await item();
+    const otherItemId = await item();
+    const foreignItemId = await item({ org: OTHER });
+    await placeOrder(otherItemId, 'other-item@example.com');
+    await placeOrder(itemId, 'cancelled@example.com', { status: 'CANCELLED' });
+    await placeOrder(itemId, 'unpaid@example.com', { paymentStatus: 'AWAITING_PAYMENT' });
+    await placeOrder(foreignItemId, 'foreign@example.com', { org: OTHER });
+    await placeOrder(itemId, 'buyer@example.com');
+    for (const email of [
+      'other-item@example.com',
+      'cancelled@example.com',
+      'unpaid@example.com',
+      'foreign@example.com',
+      'stranger@example.com',
+    ]) {
+      await submit(itemId, review({ authorEmail: email }));
+      expect(await verifiedOf(itemId, email), email).toBe(false);
+    }
+    await submit(itemId, review({ authorEmail: 'buyer@example.com' }));
+    expect(await verifiedOf(itemId, 'buyer@example.com')).toBe(true);
+  });
+
+  it('shows on the published review', async () => {
+    const itemId = await item();
+    await placeOrder(itemId, 'ada@example.com');
+    await submit(itemId, review());
+    await publishAll(itemId);
+    const page = await listPublicReviews(handle.db, ORG, itemId, { limit: 50 });
+    expect(page.reviews.map((row) => row.verifiedPurchase)).toEqual([true]);
+  });
+});
+
 describe('listPublicReviews', () => {
   it('shows published reviews newest first without emails, with aggregates over every published review', async () => {
     const itemId = await item();

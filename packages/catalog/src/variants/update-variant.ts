@@ -1,7 +1,9 @@
 import { AppError } from '@commerce/core';
 import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
+import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { Kysely, UpdateObject } from 'kysely';
 import { canonicalJson, type ItemWriteContext } from '../items/context.ts';
+import { queueBackInStockEmails } from '../stock-notifications/back-in-stock.ts';
 
 import { SALE_ABOVE_PRICE, type UpdateVariantChanges, type VariantRead } from './schemas.ts';
 import { findVariantRow, skuTaken, toVariantRead, variantNotFound } from './variant-read.ts';
@@ -11,11 +13,12 @@ import { findVariantRow, skuTaken, toVariantRead, variantNotFound } from './vari
  * whose value changes are written and audited (`variant.updated` with
  * `{ itemId, fields }`); a patch that changes nothing writes nothing. The sale
  * price must not end above the price. A SKU of another variant is
- * `SKU_TAKEN`.
+ * `SKU_TAKEN`. Stock going from 0 to a positive quantity queues the
+ * BACK_IN_STOCK emails of the variant's subscriptions in the same transaction.
  */
 export async function updateVariant(
   db: Kysely<Database>,
-  ctx: ItemWriteContext,
+  ctx: ItemWriteContext & { email: CustomerEmailConfig },
   itemId: string,
   variantId: string,
   changes: UpdateVariantChanges,
@@ -73,6 +76,19 @@ export async function updateVariant(
         metadata: { itemId, fields },
         at: ctx.at,
       });
+      const restocked =
+        variant.inventory_quantity === 0 &&
+        updated.inventory_quantity !== null &&
+        updated.inventory_quantity > 0;
+      if (restocked && updated.archived_at === null) {
+        await queueBackInStockEmails(trx, {
+          organizationId: ctx.organizationId,
+          itemId,
+          variantId,
+          at: ctx.at,
+          email: ctx.email,
+        });
+      }
       return toVariantRead(updated);
     });
   } catch (error) {
