@@ -1,0 +1,209 @@
+import { AppError, newId } from '@commerce/core';
+import {
+  type CheckoutSession,
+  type Database,
+  inTransaction,
+  type PaymentAttempt,
+  withIdempotency,
+} from '@commerce/db';
+import type { CustomerEmailConfig } from '@commerce/notifications';
+import type { PaymentProvider } from '@commerce/payments';
+import type { Kysely } from 'kysely';
+import { findOrder } from '../orders/order-read.ts';
+import { moveSession } from './complete-session.ts';
+import { placeCheckoutOrder, setOrderPaymentStatus } from './place-order.ts';
+import type { PaymentSessionRead } from './schemas.ts';
+import { findSessionByToken, sessionLines } from './session-store.ts';
+import { reserveStock } from './stock.ts';
+
+export interface PaymentSessionScope {
+  at: Date;
+  email: CustomerEmailConfig;
+}
+
+/** The route template the idempotency record of a payment-session key is scoped to. */
+export const PAYMENT_SESSION_OPERATION = 'POST /public/checkout/sessions/:token/payment-session';
+
+/**
+ * Step 4b, token-only: the processor handoff of a BOUND session with a
+ * positive total. One payment intent per session, for its whole life:
+ *
+ * 1. In a transaction holding the session's row lock, the first call creates
+ *    the order (PENDING + AWAITING_PAYMENT, keeping the session's stock
+ *    reserved) and records a PENDING payment attempt; a later call finds
+ *    that attempt. After a failed payment (PAYMENT_FAILED) a call reserves
+ *    the stock again (409 INSUFFICIENT_STOCK when it is gone) and re-arms
+ *    the same attempt: the order is AWAITING_PAYMENT again.
+ * 2. Outside any transaction the provider is asked for the intent with the
+ *    attempt id as its idempotency key, so concurrent calls and retries after
+ *    a timeout reach the same intent. Once stored, the handoff is answered
+ *    from the attempt without calling the provider.
+ *
+ * OPEN (not bound), COMPLETED and zero-total sessions are 409
+ * INVALID_STATE_TRANSITION; unknown or expired tokens a neutral 404.
+ */
+export async function createPaymentSession(
+  db: Kysely<Database>,
+  payments: PaymentProvider,
+  scope: PaymentSessionScope,
+  input: { token: string; idempotencyKey?: string | undefined },
+): Promise<PaymentSessionRead & { replayed: boolean }> {
+  const { attempt, orderReference, replayed } = await inTransaction(db, async (trx) => {
+    const session = await findSessionByToken(trx, input.token, { at: scope.at, lock: true });
+    if (input.idempotencyKey === undefined)
+      return { ...(await armAttempt(trx, session, payments, scope)), replayed: false };
+    // CONTRACT.md section 12: the key is claimed in this transaction, before the provider is called;
+    // its record names the attempt, whose handoff a replay answers (fetched again while still missing).
+    const outcome = await withIdempotency(
+      trx,
+      {
+        organizationId: session.organization_id,
+        operation: PAYMENT_SESSION_OPERATION,
+        key: input.idempotencyKey,
+        intent: { params: { token: input.token } },
+        retention: 'money',
+        now: scope.at,
+      },
+      async (claimed) => {
+        const armed = await armAttempt(claimed, session, payments, scope);
+        return { status: 200, body: armed };
+      },
+      {
+        toRecord: (armed) => ({ paymentAttemptId: armed.attempt.id }),
+        fromRecord: async (claimed, recorded) => {
+          const { paymentAttemptId } = recorded.body as { paymentAttemptId: string };
+          const attempt = await claimed
+            .selectFrom('payment_attempts')
+            .selectAll()
+            .where('organization_id', '=', session.organization_id)
+            .where('id', '=', paymentAttemptId)
+            .executeTakeFirstOrThrow();
+          const order = await findOrder(claimed, session.organization_id, attempt.order_id);
+          return { attempt, orderReference: order.order_reference };
+        },
+      },
+    );
+    return { ...outcome.body, replayed: outcome.replayed };
+  });
+
+  if (attempt.client_secret && attempt.publishable_key)
+    return { ...handoffOf(attempt, orderReference), replayed };
+
+  const intent = await payments.createPaymentIntent({
+    amountInCents: attempt.amount_in_cents,
+    currency: attempt.currency,
+    idempotencyKey: attempt.id,
+    metadata: {
+      organizationId: attempt.organization_id,
+      checkoutSessionId: attempt.checkout_session_id,
+      orderId: attempt.order_id,
+      paymentAttemptId: attempt.id,
+    },
+  });
+  // The first answer is kept; a concurrent call for the same key got the same intent.
+  await db
+    .updateTable('payment_attempts')
+    .set({
+      intent_id: intent.intentId,
+      client_secret: intent.clientSecret,
+      publishable_key: intent.publishableKey,
+      account_id: intent.accountId ?? null,
+      updated_at: scope.at,
+    })
+    .where('organization_id', '=', attempt.organization_id)
+    .where('id', '=', attempt.id)
+    .where('intent_id', 'is', null)
+    .execute();
+  const stored = await db
+    .selectFrom('payment_attempts')
+    .selectAll()
+    .where('organization_id', '=', attempt.organization_id)
+    .where('id', '=', attempt.id)
+    .executeTakeFirstOrThrow();
+  return { ...handoffOf(stored, orderReference), replayed };
+}
+
+/**
+ * Step 1 of the payment session, in the caller's transaction holding the
+ * session's lock: the attempt to hand off (created, found, or re-armed).
+ */
+async function armAttempt(
+  trx: Kysely<Database>,
+  session: CheckoutSession,
+  payments: PaymentProvider,
+  scope: PaymentSessionScope,
+): Promise<{ attempt: PaymentAttempt; orderReference: string | null }> {
+  const stockScope = {
+    organizationId: session.organization_id,
+    checkoutSessionId: session.id,
+    at: scope.at,
+  };
+  if (session.status === 'BOUND') {
+    if (session.total_in_cents === 0)
+      throw new AppError('INVALID_STATE_TRANSITION', 'The bound total is zero: confirm it with confirm-free');
+    const lines = await sessionLines(trx, session);
+    const { order } = await placeCheckoutOrder(trx, session, lines, 'AWAITING_PAYMENT', scope.at);
+    const created = await trx
+      .insertInto('payment_attempts')
+      .values({
+        organization_id: session.organization_id,
+        id: newId('pat', scope.at),
+        checkout_session_id: session.id,
+        order_id: order.id,
+        provider: payments.kind,
+        status: 'PENDING',
+        amount_in_cents: order.total_in_cents,
+        currency: order.currency,
+        created_at: scope.at,
+        updated_at: scope.at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await moveSession(trx, session, 'AWAITING_PAYMENT', scope.at, { order_id: order.id });
+    return { attempt: created, orderReference: order.order_reference };
+  }
+  if (session.status === 'AWAITING_PAYMENT' || session.status === 'PAYMENT_FAILED') {
+    let attempt = await trx
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('organization_id', '=', session.organization_id)
+      .where('checkout_session_id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    let order = await findOrder(trx, session.organization_id, attempt.order_id);
+    if (session.status === 'PAYMENT_FAILED') {
+      await reserveStock(trx, stockScope, await sessionLines(trx, session).then(toStockLines));
+      order = await setOrderPaymentStatus(trx, order, 'AWAITING_PAYMENT', scope.at);
+      attempt = await trx
+        .updateTable('payment_attempts')
+        .set({ status: 'PENDING', updated_at: scope.at })
+        .where('organization_id', '=', attempt.organization_id)
+        .where('id', '=', attempt.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await moveSession(trx, session, 'AWAITING_PAYMENT', scope.at);
+    }
+    return { attempt, orderReference: order.order_reference };
+  }
+  throw new AppError(
+    'INVALID_STATE_TRANSITION',
+    session.status === 'OPEN'
+      ? 'Bind the checkout session before starting a payment'
+      : `A ${session.status} checkout session cannot start a payment`,
+  );
+}
+
+function toStockLines(lines: readonly { variant_id: string | null; quantity: number }[]) {
+  return lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity }));
+}
+
+function handoffOf(attempt: PaymentAttempt, orderReference: string | null): PaymentSessionRead {
+  return {
+    publishableKey: attempt.publishable_key!,
+    ...(attempt.account_id ? { accountId: attempt.account_id } : {}),
+    clientSecret: attempt.client_secret!,
+    orderId: attempt.order_id,
+    orderReference,
+    amountInCents: attempt.amount_in_cents,
+    currency: attempt.currency,
+  };
+}

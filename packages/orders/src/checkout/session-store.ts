@@ -1,0 +1,128 @@
+import { AppError, hashToken, isTokenOf } from '@commerce/core';
+import type { CheckoutSession, CheckoutSessionLine, Database, PaymentStatus } from '@commerce/db';
+import type { Kysely } from 'kysely';
+import type { PricedLine } from './quote.ts';
+import type { CheckoutLineInput, CheckoutSessionRead, ShippingOption } from './schemas.ts';
+
+/** The states a session leaves by expiring; later ones belong to an order the webhook settles. */
+export const EXPIRING_STATUSES = ['OPEN', 'BOUND', 'PAYMENT_FAILED'] as const;
+
+export function isPastExpiry(session: CheckoutSession, at: Date): boolean {
+  return (EXPIRING_STATUSES as readonly string[]).includes(session.status) && session.expires_at <= at;
+}
+
+/**
+ * The session a `c1_` token names, locked for update when asked. A malformed,
+ * unknown, foreign (another organization than `organizationId`, when given),
+ * expired or past-expiry token is one neutral 404: a token is a credential
+ * and its failures do not tell apart.
+ */
+export async function findSessionByToken(
+  db: Kysely<Database>,
+  token: string,
+  options: { organizationId?: string; at: Date; lock?: boolean },
+): Promise<CheckoutSession> {
+  const notFound = () => AppError.notFound('Checkout session not found');
+  if (!isTokenOf('checkout', token)) throw notFound();
+  const session = await db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .$if(options.organizationId !== undefined, (qb) =>
+      qb.where('organization_id', '=', options.organizationId!),
+    )
+    .$if(options.lock === true, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (!session || session.status === 'EXPIRED' || isPastExpiry(session, options.at)) throw notFound();
+  return session;
+}
+
+export function sessionLines(
+  db: Kysely<Database>,
+  session: Pick<CheckoutSession, 'organization_id' | 'id'>,
+): Promise<CheckoutSessionLine[]> {
+  return db
+    .selectFrom('checkout_session_lines')
+    .selectAll()
+    .where('organization_id', '=', session.organization_id)
+    .where('checkout_session_id', '=', session.id)
+    .orderBy('position')
+    .execute();
+}
+
+/** The stored lines as cart input (to reprice them). */
+export function linesAsInput(lines: readonly CheckoutSessionLine[]): CheckoutLineInput[] {
+  return lines.map((line) => ({ itemId: line.item_id, variantId: line.variant_id, quantity: line.quantity }));
+}
+
+/** Replaces the session's lines with freshly priced ones. */
+export async function replaceLines(
+  trx: Kysely<Database>,
+  session: Pick<CheckoutSession, 'organization_id' | 'id'>,
+  lines: readonly PricedLine[],
+  at: Date,
+  newLineId: () => string,
+): Promise<CheckoutSessionLine[]> {
+  await trx
+    .deleteFrom('checkout_session_lines')
+    .where('organization_id', '=', session.organization_id)
+    .where('checkout_session_id', '=', session.id)
+    .execute();
+  return trx
+    .insertInto('checkout_session_lines')
+    .values(
+      lines.map((line, position) => ({
+        organization_id: session.organization_id,
+        id: newLineId(),
+        checkout_session_id: session.id,
+        position,
+        item_id: line.itemId,
+        variant_id: line.variantId,
+        quantity: line.quantity,
+        name: line.name,
+        unit_price_in_cents: line.unitPriceInCents,
+        created_at: at,
+      })),
+    )
+    .returningAll()
+    .execute()
+    .then((rows) => rows.sort((a, b) => a.position - b.position));
+}
+
+export function toCheckoutSessionRead(
+  session: CheckoutSession,
+  lines: readonly CheckoutSessionLine[],
+  shipping: { required: boolean; options: ShippingOption[] },
+  paymentStatus: PaymentStatus | null,
+): CheckoutSessionRead {
+  return {
+    id: session.id,
+    status: session.status,
+    currency: session.currency,
+    email: session.email,
+    customerName: session.customer_name,
+    customerPhone: session.customer_phone,
+    shippingCountry: session.shipping_country,
+    lines: lines.map((line) => ({
+      itemId: line.item_id,
+      variantId: line.variant_id,
+      name: line.name,
+      quantity: line.quantity,
+      unitPriceInCents: line.unit_price_in_cents,
+      totalInCents: line.quantity * line.unit_price_in_cents,
+    })),
+    shippingRequired: shipping.required,
+    shippingOptions: shipping.options,
+    shippingRateId: session.shipping_rate_id,
+    subtotalInCents: session.subtotal_in_cents,
+    shippingInCents: session.shipping_in_cents,
+    taxInCents: session.tax_in_cents,
+    totalInCents: session.total_in_cents,
+    boundAt: session.bound_at?.toISOString() ?? null,
+    expiresAt: session.expires_at.toISOString(),
+    orderId: session.order_id,
+    paymentStatus,
+    createdAt: session.created_at.toISOString(),
+    updatedAt: session.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,130 @@
+import type { Database } from '@commerce/db';
+import type { CustomerEmailConfig } from '@commerce/notifications';
+import type { PaymentWebhookEvent } from '@commerce/payments';
+import type { Kysely } from 'kysely';
+import { findOrder } from '../orders/order-read.ts';
+import { completeSession, moveSession } from './complete-session.ts';
+import { confirmCheckoutOrder, setOrderPaymentStatus } from './place-order.ts';
+import { sessionLines } from './session-store.ts';
+import { consumeReservations, releaseReservations, retakeStock } from './stock.ts';
+
+export interface SettleOptions {
+  at: Date;
+  /** For the ORDER_CONFIRMATION of a paid order and the BACK_IN_STOCK emails of released stock. */
+  email: CustomerEmailConfig;
+}
+
+export type SettlementOutcome =
+  /** Not a payment-intent outcome, or no intent id: acknowledged, nothing changed. */
+  | { outcome: 'ignored' }
+  /** No payment attempt has this intent: nothing changed. */
+  | { outcome: 'unknown_intent' }
+  /** The attempt is already where the event would move it (a replay, or a failure after success). */
+  | { outcome: 'unchanged'; organizationId: string; orderId: string }
+  /**
+   * A success whose amount or currency is not the attempt's (or is missing): nothing changed, the
+   * order is not PAID. The caller logs it; the money taken needs a person (a refund, or a fix).
+   */
+  | { outcome: 'amount_mismatch'; organizationId: string; orderId: string; paymentAttemptId: string }
+  | { outcome: 'paid' | 'failed'; organizationId: string; orderId: string };
+
+/**
+ * Applies a verified payment webhook event (CONTRACT.md section 9) in the
+ * caller's transaction `trx`, which should also record the event id:
+ *
+ * - `payment_intent.succeeded`: the attempt SUCCEEDED, the sales record and
+ *   the order PAID, the session's reservations CONSUMED (the stock stays
+ *   taken; if a failure had released it, it is taken again), the session
+ *   COMPLETED, and the ORDER_CONFIRMATION email with an `o1_` link queued.
+ * - `payment_intent.payment_failed`: a PENDING attempt FAILED, the sales
+ *   record and order FAILED, the reservations RELEASED (stock back, with
+ *   BACK_IN_STOCK emails for variants back from 0), the session
+ *   PAYMENT_FAILED: a new payment-session call may retry on the same intent.
+ *
+ * A success is believed only for the attempt's own amount and currency:
+ * another amount, another currency or none at all changes nothing and answers
+ * `amount_mismatch` (the event id is still recorded by the caller, so the
+ * processor's retries stop; a person looks at it).
+ *
+ * A success after the session was expired (its payment window passed and
+ * the intent was cancelled, or the sandbox, which cannot refuse) is settled
+ * like one after a failure: the stock is taken again, floored at 0, because
+ * the money is taken and the sale stands.
+ *
+ * Idempotent by state: a replay, a failure after success and an unknown
+ * intent change nothing. The session row is locked, then the attempt (the
+ * order payment-session takes them in), so concurrent deliveries of events
+ * for one intent, and a payment-session call, apply one after the other.
+ */
+export async function settlePaymentEvent(
+  trx: Kysely<Database>,
+  event: PaymentWebhookEvent,
+  options: SettleOptions,
+): Promise<SettlementOutcome> {
+  const isSuccess = event.type === 'payment_intent.succeeded';
+  const isFailure = event.type === 'payment_intent.payment_failed';
+  if ((!isSuccess && !isFailure) || !event.intentId) return { outcome: 'ignored' };
+
+  const found = await trx
+    .selectFrom('payment_attempts')
+    .select(['organization_id', 'id', 'checkout_session_id'])
+    .where('intent_id', '=', event.intentId)
+    .executeTakeFirst();
+  if (!found) return { outcome: 'unknown_intent' };
+  // Session first, then attempt: the order payment-session locks them in, so the two never deadlock.
+  const session = await trx
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('organization_id', '=', found.organization_id)
+    .where('id', '=', found.checkout_session_id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const attempt = await trx
+    .selectFrom('payment_attempts')
+    .selectAll()
+    .where('organization_id', '=', found.organization_id)
+    .where('id', '=', found.id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const ids = { organizationId: attempt.organization_id, orderId: attempt.order_id };
+  const target = isSuccess ? 'SUCCEEDED' : 'FAILED';
+  if (attempt.status === 'SUCCEEDED' || attempt.status === target) return { outcome: 'unchanged', ...ids };
+  if (isSuccess && (event.amountInCents !== attempt.amount_in_cents || event.currency !== attempt.currency)) {
+    return { outcome: 'amount_mismatch', ...ids, paymentAttemptId: attempt.id };
+  }
+
+  await trx
+    .updateTable('payment_attempts')
+    .set({ status: target, updated_at: options.at })
+    .where('organization_id', '=', attempt.organization_id)
+    .where('id', '=', attempt.id)
+    .execute();
+  const order = await findOrder(trx, attempt.organization_id, attempt.order_id, 'update');
+  const stockScope = {
+    organizationId: attempt.organization_id,
+    checkoutSessionId: session.id,
+    at: options.at,
+  };
+
+  if (isFailure) {
+    await setOrderPaymentStatus(trx, order, 'FAILED', options.at);
+    await releaseReservations(trx, { ...stockScope, email: options.email });
+    await moveSession(trx, session, 'PAYMENT_FAILED', options.at);
+    return { outcome: 'failed', ...ids };
+  }
+
+  const paid = await setOrderPaymentStatus(trx, order, 'PAID', options.at);
+  if (attempt.status === 'FAILED') {
+    const lines = await sessionLines(trx, session);
+    await retakeStock(
+      trx,
+      stockScope,
+      lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity })),
+    );
+  } else {
+    await consumeReservations(trx, stockScope);
+  }
+  await completeSession(trx, session, order.id, options.at);
+  await confirmCheckoutOrder(trx, paid, options.email, options.at);
+  return { outcome: 'paid', ...ids };
+}
