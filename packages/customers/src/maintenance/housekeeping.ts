@@ -1,0 +1,67 @@
+import type { Database } from '@commerce/db';
+import { pruneIdempotencyKeys, prunePaymentWebhookEvents } from '@commerce/db';
+import { pruneActionTokens } from '@commerce/orders';
+import type { Kysely } from 'kysely';
+import { pruneCustomerAuth } from './prune-customer-auth.ts';
+
+export interface HousekeepingResult {
+  sessions: number;
+  challenges: number;
+  idempotencyKeys: number;
+  paymentWebhookEvents: number;
+  actionTokens: number;
+}
+
+/**
+ * Every retention sweep of credentials and replay records, across all
+ * organizations: expired customer sessions and sign-in challenges, expired
+ * idempotency keys, payment webhook event ids past their retention, and
+ * long-expired action tokens. Each sweep is its own statement (or batch of
+ * statements), so none holds many locks for long.
+ */
+export async function runHousekeeping(db: Kysely<Database>, at: Date): Promise<HousekeepingResult> {
+  const auth = await pruneCustomerAuth(db, at);
+  const idempotencyKeys = await pruneIdempotencyKeys(db, at);
+  const paymentWebhookEvents = await prunePaymentWebhookEvents(db, at);
+  const actionTokens = await pruneActionTokens(db, at);
+  return { ...auth, idempotencyKeys, paymentWebhookEvents, actionTokens };
+}
+
+export interface HousekeepingLogger {
+  info(obj: Record<string, unknown>, msg?: string): void;
+  error(obj: Record<string, unknown>, msg?: string): void;
+}
+
+/** Runs `runHousekeeping` every `intervalMs` (the first run after one interval) until stopped. */
+export function startHousekeeping(dependencies: {
+  db: Kysely<Database>;
+  clock: { now(): Date };
+  intervalMs: number;
+  logger: HousekeepingLogger;
+}): { runOnce(): Promise<HousekeepingResult>; stop(): Promise<void> } {
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const runOnce = async () => {
+    const result = await runHousekeeping(dependencies.db, dependencies.clock.now());
+    if (Object.values(result).some((count) => count > 0))
+      dependencies.logger.info({ ...result }, 'housekeeping');
+    return result;
+  };
+  const tick = () => {
+    running = runOnce()
+      .catch((error: unknown) => dependencies.logger.error({ err: error }, 'housekeeping failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, dependencies.intervalMs);
+      });
+  };
+  timer = setTimeout(tick, dependencies.intervalMs);
+  return {
+    runOnce,
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

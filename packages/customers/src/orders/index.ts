@@ -1,0 +1,2 @@
+export * from './customer-orders.ts';
+export * from './schemas.ts';

@@ -1,0 +1,3 @@
+export * from './get-profile.ts';
+export * from './schemas.ts';
+export * from './update-profile.ts';

@@ -1,0 +1,3 @@
+export * from './cookies.ts';
+export * from './session-token.ts';
+export * from './sessions.ts';
