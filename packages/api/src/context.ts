@@ -3,6 +3,7 @@ import type { MerchantTokenVerifier } from '@commerce/auth';
 import type { Clock, Config } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { EmailTransport } from '@commerce/notifications';
+import type { PaymentProvider } from '@commerce/payments';
 import type { RateLimiter } from '@commerce/rate-limit';
 import type { Kysely } from 'kysely';
 
@@ -19,6 +20,8 @@ export interface ApiDeps {
    * leaves through the outbox.
    */
   mailer: EmailTransport;
+  /** The payment processor (PAYMENT_PROVIDER): checkout's payment-session asks it for intents. */
+  payments: PaymentProvider;
 }
 
 /** What the gateway learned about one request before the procedure runs. */
@@ -34,6 +37,18 @@ export interface RequestInfo {
 export interface RequestObservations {
   tenant?: Tenant;
   userId?: string;
+  /** The signed-in customer's id (never their email). */
+  customerId?: string;
+}
+
+/** The signed-in customer of a `customerProcedure` (`ctx.customer`). */
+export interface CustomerIdentity {
+  id: string;
+  /** The verified email: the customer's identity for order history; never logged. */
+  email: string;
+  organizationId: string;
+  /** The session's id (the SHA-256 of its token), for logout. */
+  sessionId: string;
 }
 
 /** Headers a procedure adds to its response (Location, Retry-After, Set-Cookie …), kept cheap to create. */
@@ -61,7 +76,7 @@ export interface ApiContext {
   db: Kysely<Database>;
   clock: Clock;
   config: Config;
-  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer'>;
+  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments'>;
   request: RequestInfo;
   resHeaders: ResponseHeaders;
   observed: RequestObservations;

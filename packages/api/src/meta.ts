@@ -4,9 +4,16 @@ import type { MembershipRole } from '@commerce/db';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 
 /** Who may call a procedure; the builder sets it and the OpenAPI document derives security and errors from it. */
-export type AuthKind = 'public' | 'tenant' | 'merchant-user' | 'merchant' | 'platform';
+export type AuthKind = 'public' | 'tenant' | 'merchant-user' | 'merchant' | 'platform' | 'customer';
 
-export type RateLimitName = 'public-read' | 'public-review' | 'public-signup' | 'email-send-test';
+export type RateLimitName =
+  | 'public-read'
+  | 'public-review'
+  | 'public-signup'
+  | 'public-order'
+  | 'public-stock-notification'
+  | 'public-checkout'
+  | 'email-send-test';
 
 export type ApiMeta = OpenApiMeta<{
   auth?: AuthKind;

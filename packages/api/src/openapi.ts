@@ -12,6 +12,8 @@ const SECURITY: Record<AuthKind, JsonObject[]> = {
   'merchant-user': [{ BearerAuth: [] }],
   merchant: [{ BearerAuth: [], OrganizationSlug: [] }],
   platform: [{ BearerAuth: [] }],
+  // The session token as bearer; the hosted surface sends the same session as the `__Host-session` cookie.
+  customer: [{ BearerAuth: [], OrganizationSlug: [] }],
 };
 
 const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
@@ -20,6 +22,7 @@ const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
   'merchant-user': ['UNAUTHENTICATED'],
   merchant: ['TENANT_REQUIRED', 'RESOURCE_NOT_FOUND', 'UNAUTHENTICATED', 'FORBIDDEN'],
   platform: ['UNAUTHENTICATED', 'RESOURCE_NOT_FOUND'],
+  customer: ['TENANT_REQUIRED', 'RESOURCE_NOT_FOUND', 'UNAUTHENTICATED'],
 };
 
 /** Every code a route can answer: its builder's, its own, and the gateway's. */
@@ -27,6 +30,8 @@ export function routeErrorCodes(route: RestRoute): ErrorCode[] {
   const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'INTERNAL_ERROR']);
   if (route.method !== 'GET' && route.method !== 'DELETE') codes.add('PAYLOAD_TOO_LARGE');
   for (const code of IMPLIED_ERRORS[route.meta.auth ?? 'public']) codes.add(code);
+  // A cookie-authenticated customer change from an origin the tenant does not allow.
+  if (route.meta.auth === 'customer' && route.method !== 'GET') codes.add('FORBIDDEN');
   if (route.meta.rateLimit) codes.add('RATE_LIMIT_EXCEEDED');
   for (const code of route.meta.errors ?? []) codes.add(code);
   return [...codes].sort((a, b) => ERROR_TABLE[a].status - ERROR_TABLE[b].status || a.localeCompare(b));

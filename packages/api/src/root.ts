@@ -1,3 +1,7 @@
+import { customerAccountRouter } from './routers/customer/account.ts';
+import { customerActionsRouter } from './routers/customer/actions.ts';
+import { customerAuthRouter } from './routers/customer/auth.ts';
+import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
@@ -5,19 +9,25 @@ import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates
 import { merchantItemsRouter } from './routers/merchant/items.ts';
 import { merchantMembershipsRouter } from './routers/merchant/memberships.ts';
 import { merchantOnboardingRouter } from './routers/merchant/onboarding.ts';
+import { merchantOrdersRouter } from './routers/merchant/orders.ts';
 import { merchantPagesRouter } from './routers/merchant/pages.ts';
+import { merchantReturnsRouter } from './routers/merchant/returns.ts';
 import { merchantReviewsRouter } from './routers/merchant/reviews.ts';
 import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
+import { publicCheckoutRouter } from './routers/public/checkout.ts';
 import { publicCollectionsRouter } from './routers/public/collections.ts';
+import { publicCustomerAuthRouter } from './routers/public/customer-auth.ts';
 import { publicItemsRouter } from './routers/public/items.ts';
+import { publicOrdersRouter } from './routers/public/orders.ts';
 import { publicOrganizationRouter } from './routers/public/organization.ts';
 import { publicPagesRouter } from './routers/public/pages.ts';
 import { publicReviewsRouter } from './routers/public/reviews.ts';
 import { publicShippingRouter } from './routers/public/shipping.ts';
 import { publicSignupRouter } from './routers/public/signup.ts';
+import { publicStockNotificationsRouter } from './routers/public/stock-notifications.ts';
 import { router } from './trpc.ts';
 
 export const appRouter = router({
@@ -29,6 +39,10 @@ export const appRouter = router({
     reviews: publicReviewsRouter,
     shipping: publicShippingRouter,
     signup: publicSignupRouter,
+    stockNotifications: publicStockNotificationsRouter,
+    orders: publicOrdersRouter,
+    checkout: publicCheckoutRouter,
+    customerAuth: publicCustomerAuthRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,
@@ -42,6 +56,14 @@ export const appRouter = router({
     pages: merchantPagesRouter,
     reviews: merchantReviewsRouter,
     shipping: merchantShippingRouter,
+    orders: merchantOrdersRouter,
+    returns: merchantReturnsRouter,
+  }),
+  customer: router({
+    auth: customerAuthRouter,
+    account: customerAccountRouter,
+    returns: customerReturnsRouter,
+    actions: customerActionsRouter,
   }),
   platform: router({ organizations: platformOrganizationsRouter, signups: platformSignupsRouter }),
 });

@@ -1,4 +1,4 @@
-import { findTenantBySlug } from '@commerce/admin';
+import { findTenantBySlug, getSettings } from '@commerce/admin';
 import {
   assertPermission,
   assertRole,
@@ -8,10 +8,11 @@ import {
   resolveMerchantUser,
 } from '@commerce/auth';
 import { AppError, secretsEqual } from '@commerce/core';
+import { readSessionCookie, sessionCookie, validateSessionToken } from '@commerce/customers';
 import type { MembershipRole } from '@commerce/db';
 import { rateLimitKey } from '@commerce/rate-limit';
 import { initTRPC } from '@trpc/server';
-import type { ApiContext } from './context.ts';
+import type { ApiContext, CustomerIdentity } from './context.ts';
 import type { ApiMeta, RateLimitName } from './meta.ts';
 
 const t = initTRPC
@@ -40,6 +41,14 @@ const rateLimitRules = (ctx: ApiContext) =>
     'public-review': { name: 'public-review', points: 10, durationSeconds: 3600 },
     // Signup requests come from people, a few at a time; more from one client is a script.
     'public-signup': { name: 'public-signup', points: 5, durationSeconds: 600 },
+    // Each signup may email its address: a few per ten minutes from one client, so no one can mail-bomb through it.
+    'public-stock-notification': { name: 'public-stock-notification', points: 10, durationSeconds: 600 },
+    // Legacy orders come from shoppers (or a storefront's server, one address for many shoppers): generous,
+    // but a script cannot fill the order book or mail-bomb through the confirmation email.
+    'public-order': { name: 'public-order', points: 60, durationSeconds: 600 },
+    // A checkout is a handful of calls (create, a few reprices, bind, payment); a shopper retries some.
+    // Generous per client (a storefront server is one address), while a script cannot hold stock hostage.
+    'public-checkout': { name: 'public-checkout', points: 300, durationSeconds: 600 },
     // Each test email reaches a real inbox through the provider: a handful per ten minutes is plenty.
     'email-send-test': { name: 'email-send-test', points: 10, durationSeconds: 600 },
   }) satisfies Record<RateLimitName, unknown>;
@@ -84,9 +93,63 @@ const platformAuthenticated = t.middleware(async ({ ctx, next }) => {
   return next();
 });
 
+/** The origin of a URL, or undefined when it is not one (a browser's `Origin: null`). */
+function originOf(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const origin = new URL(value).origin;
+  return origin === 'null' ? undefined : origin;
+}
+
+/**
+ * A customer session from `Authorization: Bearer s1_…` (BYO backends) or the
+ * `__Host-session` cookie (the hosted surface); a bearer header, when present,
+ * is the credential and the cookie is ignored. A missing, malformed, unknown,
+ * expired, revoked or other tenant's session is 401. A session that came by
+ * cookie and was renewed gets its cookie again. Cookie-authenticated
+ * mutations must come from an allowed origin (CSRF defence beside
+ * SameSite=Lax): the tenant's `apiSettings.allowedOrigins` or the hosted
+ * surface (HOSTED_CHECKOUT_URL); otherwise 403. Bearer calls carry no ambient
+ * credential, so they need no origin check.
+ */
+const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
+  const tenant = ctx.observed.tenant;
+  if (!tenant) throw new AppError('TENANT_REQUIRED');
+  const authorization = ctx.request.headers.get('authorization');
+  const viaCookie = authorization === null;
+  const token = viaCookie ? readSessionCookie(ctx.request.headers.get('cookie')) : bearerToken(authorization);
+  if (!token) throw new AppError('UNAUTHENTICATED', 'A customer session is required');
+  const at = ctx.clock.now();
+  const session = await validateSessionToken(ctx.db, { organizationId: tenant.organizationId, at }, token);
+  if (!session) throw new AppError('UNAUTHENTICATED', 'The session is invalid or expired');
+
+  if (viaCookie && type === 'mutation') {
+    const origin = originOf(ctx.request.headers.get('origin') ?? '');
+    const settings = await getSettings(ctx.db, tenant.organizationId, at);
+    const allowed = new Set([
+      ...(settings.apiSettings.allowedOrigins ?? []),
+      originOf(ctx.config.hostedCheckoutUrl),
+    ]);
+    if (origin === undefined || !allowed.has(origin))
+      throw new AppError('FORBIDDEN', 'The request origin is not allowed for cookie-authenticated changes');
+  }
+  if (viaCookie && session.isRenewed) {
+    ctx.resHeaders.append('Set-Cookie', sessionCookie(token, session.expiresAt, at));
+  }
+  ctx.observed.customerId = session.customer.id;
+  const customer: CustomerIdentity = { ...session.customer, sessionId: session.sessionId };
+  return next({ ctx: { customer } });
+});
+
 export const publicProcedure = t.procedure.meta({ auth: 'public' }).use(rateLimited);
 
 export const tenantProcedure = t.procedure.meta({ auth: 'tenant' }).use(tenantResolved).use(rateLimited);
+
+/** A signed-in customer of the tenant: `ctx.tenant` and `ctx.customer` (see `customerAuthenticated`). */
+export const customerProcedure = t.procedure
+  .meta({ auth: 'customer' })
+  .use(tenantResolved)
+  .use(customerAuthenticated)
+  .use(rateLimited);
 
 export const merchantUserProcedure = t.procedure
   .meta({ auth: 'merchant-user' })

@@ -1,0 +1,144 @@
+import { pageSchema } from '@commerce/core';
+import type { MerchantUser } from '@commerce/db';
+import {
+  getOrder,
+  getOrderByNumber,
+  listOrders,
+  type OrderWriteContext,
+  orderIdInputSchema,
+  orderListQuerySchema,
+  orderNumberInputSchema,
+  orderSchema,
+  rejectFulfillmentStatusWrite,
+  updateOrderNotes,
+  updateOrderNotesInputSchema,
+  updateOrderStatus,
+  updateOrderStatusInputSchema,
+} from '@commerce/orders';
+import { z } from 'zod';
+import type { ApiContext } from '../../context.ts';
+import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
+
+const TAGS = ['Merchant: orders'];
+
+const operator = merchantProcedureWith('orders:operate');
+
+function writeContext(
+  ctx: ApiContext & { tenant: { organizationId: string }; merchantUser: MerchantUser },
+): OrderWriteContext {
+  return {
+    organizationId: ctx.tenant.organizationId,
+    actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+    at: ctx.clock.now(),
+  };
+}
+
+const ORDER_READ =
+  'The order carries `salesRecordId` (the sales record it projects), its typed lines in `items`, its totals in integer cents, `notes`, `status`, `paymentStatus` and `fulfillmentStatus` (derived from fulfillment records; `UNFULFILLED` until one exists).';
+
+export const merchantOrdersRouter = router({
+  list: merchantProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/merchant/orders',
+        tags: TAGS,
+        summary: "The organization's orders, newest first",
+        description: [
+          'Open to any member. Newest first (`createdAt`, then `id`, descending), keyset-paginated: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50); a cursor that names no order of the organization is `400`.',
+          'Filters, composable: `status`, `fulfillmentStatus`, `paymentStatus` (exact), `email` (the customer email, case-insensitive), `search` (an order number such as `1042` or `#1042` finds that order; any other text is a case-insensitive substring of the customer email), `createdFrom` (inclusive) and `createdTo` (exclusive), ISO 8601 instants with an offset.',
+          ORDER_READ,
+        ].join('\n\n'),
+      },
+    })
+    .input(orderListQuerySchema)
+    .output(pageSchema(orderSchema))
+    .query(({ ctx, input }) => listOrders(ctx.db, ctx.tenant.organizationId, input)),
+
+  getByNumber: merchantProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/merchant/orders/number/{num}',
+        tags: TAGS,
+        summary: 'An order by its number',
+        description: `Open to any member. An unknown number is \`404\`. ${ORDER_READ}`,
+      },
+    })
+    .input(orderNumberInputSchema)
+    .output(orderSchema)
+    .query(({ ctx, input }) => getOrderByNumber(ctx.db, ctx.tenant.organizationId, input.num)),
+
+  get: merchantProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/merchant/orders/{id}',
+        tags: TAGS,
+        summary: 'An order by id',
+        description: `Open to any member. An unknown id, or one of another organization, is \`404\`. ${ORDER_READ}`,
+      },
+    })
+    .input(orderIdInputSchema)
+    .output(orderSchema)
+    .query(({ ctx, input }) => getOrder(ctx.db, ctx.tenant.organizationId, input.id)),
+
+  updateStatus: operator
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/merchant/orders/{id}/status',
+        tags: TAGS,
+        summary: 'Move an order to its next status',
+        description: [
+          'Needs `orders:operate` (Owner and Admin hold it). Body `{ status }`. Allowed: `PENDING` → `CONFIRMED` → `PROCESSING` → `COMPLETED`, and `PENDING`, `CONFIRMED` or `PROCESSING` → `CANCELLED`. `COMPLETED` and `CANCELLED` are final. Any other move, the current status included, is `409 INVALID_STATE_TRANSITION` (`details: { from, to }`) and changes nothing.',
+          'The order is locked while the move is judged, so of two concurrent moves the second is judged from the state the first left. Audited as `order.status_changed` with `{ from, to }`. Answers the order.',
+        ].join('\n\n'),
+      },
+      errors: ['INVALID_STATE_TRANSITION'],
+    })
+    .input(updateOrderStatusInputSchema)
+    .output(orderSchema)
+    .mutation(({ ctx, input }) => updateOrderStatus(ctx.db, writeContext(ctx), input)),
+
+  updateNotes: operator
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/merchant/orders/{id}/notes',
+        tags: TAGS,
+        summary: "Set or clear the merchant's notes on an order",
+        description: [
+          'Needs `orders:operate`. Body `{ notes }`: a string of at most 2000 characters, or `null` to clear (an empty string clears too). Allowed in every status. Notes are merchant-internal and never shown on a public read.',
+          'A change is audited as `order.notes_updated` with `{ cleared }` (the text itself is not copied into the audit log); sending the current notes writes nothing. Answers the order.',
+        ].join('\n\n'),
+      },
+    })
+    .input(updateOrderNotesInputSchema)
+    .output(orderSchema)
+    .mutation(({ ctx, input }) => updateOrderNotes(ctx.db, writeContext(ctx), input)),
+
+  updateFulfillmentStatus: merchantProcedure
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/merchant/orders/{id}/fulfillment-status',
+        tags: TAGS,
+        summary: 'Deprecated: always refused',
+        description:
+          'Deprecated and rejection-only. `fulfillmentStatus` is derived from fulfillment records (`POST /merchant/commerce/orders/{recordId}/fulfillments`) and is never written by clients. After authentication and membership, every call answers `409 LINE_FULFILLMENT_REQUIRED`, whatever the order id or body, and changes nothing.',
+        deprecated: true,
+      },
+      errors: ['LINE_FULFILLMENT_REQUIRED'],
+    })
+    .input(
+      z
+        .object({
+          id: z.string().describe('Order id; not looked up'),
+          fulfillmentStatus: z.unknown().optional().describe('Ignored, as is every other body key'),
+        })
+        .catchall(z.unknown()),
+    )
+    .output(orderSchema)
+    .mutation(() => rejectFulfillmentStatusWrite()),
+});
