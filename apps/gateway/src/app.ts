@@ -1,4 +1,5 @@
 import {
+  type ApiContext,
   type ApiDeps,
   appRouter,
   buildOpenApiDocument,
@@ -6,6 +7,7 @@ import {
   listRestRoutes,
 } from '@commerce/api';
 import { AppError, newId } from '@commerce/core';
+import { settlePaymentEvent } from '@commerce/orders';
 import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono } from 'hono';
@@ -16,6 +18,11 @@ import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
 import { mountRestRoutes } from './rest.ts';
+import {
+  type GatewayPaymentEventHandler,
+  mountPaymentWebhook,
+  paymentWebhookOpenApiPaths,
+} from './webhooks.ts';
 
 export interface GatewayDeps extends ApiDeps {
   logger: Logger;
@@ -23,6 +30,8 @@ export interface GatewayDeps extends ApiDeps {
   pingDatabase: () => Promise<void>;
   version: string;
   router?: AnyRouter;
+  /** Applies a verified, first-seen payment event in the webhook's transaction; checkout's settlement by default. */
+  onPaymentEvent?: GatewayPaymentEventHandler;
 }
 
 /**
@@ -33,7 +42,10 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const router = deps.router ?? appRouter;
   const { logger } = deps;
   const routes = listRestRoutes(router);
-  const document = buildOpenApiDocument(router, routes, { version: deps.version });
+  const document = buildOpenApiDocument(router, routes, {
+    version: deps.version,
+    extraPaths: paymentWebhookOpenApiPaths,
+  });
   const app = new Hono<GatewayEnv>();
 
   const renderError = (c: Context<GatewayEnv>, error: unknown) => {
@@ -63,6 +75,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
         tenant: observed.tenant?.slug ?? null,
         organizationId: observed.tenant?.organizationId ?? null,
         userId: observed.userId ?? null,
+        customerId: observed.customerId ?? null,
       },
       'request',
     );
@@ -100,17 +113,48 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   });
 
   mountDocs(app, document);
+  mountPaymentWebhook(app, {
+    db: deps.db,
+    clock: deps.clock,
+    payments: deps.payments,
+    onPaymentEvent:
+      deps.onPaymentEvent ??
+      (async (trx, event) => {
+        const settled = await settlePaymentEvent(trx, event, {
+          at: deps.clock.now(),
+          email: { emailFrom: deps.config.email.from, linkBase: deps.config.hostedCheckoutUrl },
+        });
+        // A correctly signed event for an intent no checkout made: another environment sharing the account?
+        if (settled.outcome === 'unknown_intent')
+          logger.warn({ eventId: event.id, intentId: event.intentId }, 'payment event for an unknown intent');
+        // Money was taken for another amount than the order's: the order stays unpaid until a person reconciles it.
+        if (settled.outcome === 'amount_mismatch')
+          logger.warn(
+            {
+              eventId: event.id,
+              intentId: event.intentId,
+              organizationId: settled.organizationId,
+              orderId: settled.orderId,
+              paymentAttemptId: settled.paymentAttemptId,
+            },
+            'payment event amount differs from the payment attempt',
+          );
+      }),
+    logger,
+  });
   const socketIp = (c: Context<GatewayEnv>) => clientIp(c, deps.config.trustProxy);
   mountRestRoutes(app, router, routes, deps, { trustProxyIp: socketIp });
 
   app.all('/trpc/*', (c) => {
     c.set('route', `${c.req.method} /trpc`);
+    // The procedures' response headers (Set-Cookie of a sign-in, Location …) go out as on REST.
+    let context: ApiContext | undefined;
     return fetchRequestHandler({
       endpoint: '/trpc',
       req: c.req.raw,
       router,
       createContext: () =>
-        createApiContext(
+        (context = createApiContext(
           deps,
           {
             requestId: c.get('requestId'),
@@ -119,12 +163,13 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
             surface: 'trpc',
           },
           c.get('observed'),
-        ),
+        )),
       // tRPC answers a thrown AppError as a 500; first-party clients get the contract's status instead.
       responseMeta: ({ errors }) => {
-        if (errors.length === 0) return {};
-        const { appError } = toAppError(errors[0]);
         const headers = new Headers();
+        for (const [name, value] of context?.resHeaders.entries ?? []) headers.append(name, value);
+        if (errors.length === 0) return { headers };
+        const { appError } = toAppError(errors[0]);
         if (appError.retryAfterSeconds !== undefined)
           headers.set('Retry-After', String(appError.retryAfterSeconds));
         return { status: appError.status, headers };

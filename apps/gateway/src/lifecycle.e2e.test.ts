@@ -104,7 +104,8 @@ describe('the started server', () => {
     expect(await finished.json()).toEqual({ finished: true });
     await closed;
     await expect(database.ping()).rejects.toThrow();
-  });
+    // A real server on a fresh database: ten migrations, which a loaded CI machine takes its time over.
+  }, 60_000);
 
   it('starts from main.ts on the embedded database with the demo organization and exits cleanly on SIGTERM', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'gateway-e2e-'));

@@ -2,8 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { type Clock, type Config, systemClock } from '@commerce/core';
+import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '@commerce/db';
 import { createEmailTransportFromConfig, startOutboxWorkerFromConfig } from '@commerce/notifications';
+import { startCheckoutMaintenance } from '@commerce/orders';
+import { createPaymentProvider } from '@commerce/payments';
 import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
 import { serve } from '@hono/node-server';
 import type { AnyRouter } from '@trpc/server';
@@ -12,6 +15,10 @@ import { createApp } from './app.ts';
 import { flushLogs } from './logger.ts';
 
 export const VERSION = '0.1.0';
+/** How often expired checkout sessions and abandoned carts are looked for. */
+export const CHECKOUT_SWEEP_INTERVAL_MS = 30_000;
+/** How often expired sessions, challenges, idempotency keys, webhook event ids and action tokens are deleted. */
+export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 export interface RunningGateway {
   url: string;
@@ -61,6 +68,7 @@ export async function startGateway(
     logger: logger.child({ component: 'mailer' }),
     clock,
   });
+  const payments = createPaymentProvider(config);
   const app = createApp({
     db: database.db,
     config,
@@ -70,6 +78,7 @@ export async function startGateway(
     mailer,
     logger,
     pingDatabase: database.ping,
+    payments,
     version: VERSION,
     ...(options.router ? { router: options.router } : {}),
   });
@@ -80,6 +89,28 @@ export async function startGateway(
         db: database.db,
         logger: logger.child({ component: 'worker' }),
         clock,
+      })
+    : undefined;
+
+  // Checkout's sweeps (expiry, abandoned-cart reminders) run wherever the outbox worker runs.
+  const checkoutSweeps = config.runWorkerInProcess
+    ? startCheckoutMaintenance({
+        db: database.db,
+        clock,
+        email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+        abandonedCartDelayMinutes: config.checkout.abandonedCartDelayMinutes,
+        // Sessions left awaiting payment: the intent is cancelled and the stock released.
+        paymentTimeout: { payments, minutes: config.checkout.paymentTimeoutMinutes },
+        intervalMs: CHECKOUT_SWEEP_INTERVAL_MS,
+        logger: logger.child({ component: 'checkout-sweeps' }),
+      })
+    : undefined;
+  const housekeeping = config.runWorkerInProcess
+    ? startHousekeeping({
+        db: database.db,
+        clock,
+        intervalMs: HOUSEKEEPING_INTERVAL_MS,
+        logger: logger.child({ component: 'housekeeping' }),
       })
     : undefined;
 
@@ -111,6 +142,8 @@ export async function startGateway(
         if ('closeIdleConnections' in server) server.closeIdleConnections();
       });
       await worker?.stop();
+      await checkoutSweeps?.stop();
+      await housekeeping?.stop();
       await rateLimiter.close();
       await mailer.close?.();
       await database.close();

@@ -29,7 +29,12 @@ interface Settings {
 
 const DEFAULTS: Settings = {
   businessProfile: {},
-  checkoutSettings: { currency: 'USD', taxIncludedInPrices: false, requirePhone: false },
+  checkoutSettings: {
+    currency: 'USD',
+    taxIncludedInPrices: false,
+    requirePhone: false,
+    returnWindowDays: 30,
+  },
   apiSettings: { publicOrderReadsEnabled: false },
   notifications: {
     notifyOnNewOrder: true,

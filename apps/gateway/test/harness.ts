@@ -4,6 +4,7 @@ import { DEVELOPMENT_JWT_SECRET, loadConfig, ManualClock } from '@commerce/core'
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { createDevTransport, type EmailTransport, silentLogger } from '@commerce/notifications';
+import { createPaymentProvider, type PaymentProvider } from '@commerce/payments';
 import { createRateLimiter } from '@commerce/rate-limit';
 import type { AnyRouter } from '@trpc/server';
 import type { Hono } from 'hono';
@@ -33,6 +34,8 @@ export async function createHarness(
     clock?: ManualClock;
     /** The provider send-test talks to; the development transport by default. */
     mailer?: EmailTransport;
+    /** The payment processor; the sandbox of the configuration by default. */
+    payments?: PaymentProvider;
   } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase();
@@ -53,6 +56,7 @@ export async function createHarness(
     merchantTokens: createMerchantTokenVerifier(config.merchantJwt, clock),
     rateLimiter,
     mailer: options.mailer ?? createDevTransport(database.db, silentLogger, clock),
+    payments: options.payments ?? createPaymentProvider(config),
     logger: createLogger('info', sink),
     pingDatabase: database.ping,
     version: 'test',
