@@ -1,7 +1,15 @@
-import { type Config, ConfigError, loadConfig } from '@commerce/core';
+import { type Config, ConfigError, loadConfig, systemClock } from '@commerce/core';
+import { startHousekeeping } from '@commerce/customers';
 import { migrateToLatest, openDatabase } from '@commerce/db';
 import { startOutboxWorkerFromConfig } from '@commerce/notifications';
+import { startCheckoutMaintenance } from '@commerce/orders';
+import { createPaymentProvider } from '@commerce/payments';
 import pino from 'pino';
+
+/** How often expired checkout sessions and abandoned carts are looked for. */
+const CHECKOUT_SWEEP_INTERVAL_MS = 30_000;
+/** How often expired sessions, challenges, idempotency keys, webhook event ids and action tokens are deleted. */
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
 function readConfig(): Config {
   try {
@@ -33,9 +41,31 @@ const logger = pino({
 
 const database = await openDatabase({ databaseUrl: config.database.url, poolSize: config.database.poolSize });
 let running: ReturnType<typeof startOutboxWorkerFromConfig>;
+let checkoutSweeps: ReturnType<typeof startCheckoutMaintenance>;
+let housekeeping: ReturnType<typeof startHousekeeping>;
 try {
   await migrateToLatest(database.db);
   running = startOutboxWorkerFromConfig(config, { db: database.db, logger });
+  // Expired sessions, and those past their payment window, give their stock back; unpaid carts get one reminder.
+  checkoutSweeps = startCheckoutMaintenance({
+    db: database.db,
+    clock: systemClock,
+    email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+    abandonedCartDelayMinutes: config.checkout.abandonedCartDelayMinutes,
+    // Sessions left awaiting payment: the intent is cancelled and the stock released.
+    paymentTimeout: {
+      payments: createPaymentProvider(config),
+      minutes: config.checkout.paymentTimeoutMinutes,
+    },
+    intervalMs: CHECKOUT_SWEEP_INTERVAL_MS,
+    logger: logger.child({ component: 'checkout-sweeps' }),
+  });
+  housekeeping = startHousekeeping({
+    db: database.db,
+    clock: systemClock,
+    intervalMs: HOUSEKEEPING_INTERVAL_MS,
+    logger: logger.child({ component: 'housekeeping' }),
+  });
 } catch (error) {
   logger.error({ err: error }, 'worker failed to start');
   await database.close().catch(() => {});
@@ -55,8 +85,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
-    running
-      .stop()
+    Promise.all([running.stop(), checkoutSweeps.stop(), housekeeping.stop()])
       .then(() => database.close())
       .then(
         () => {
