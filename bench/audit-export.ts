@@ -12,15 +12,19 @@
  * which a process holding the whole result would exceed), BENCH_OUTPUT (results/audit-export.json).
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { mintDevToken } from '@commerce/auth';
-import { loadConfig } from '@commerce/core';
 import { openDatabase } from '@commerce/db';
 import { sql } from 'kysely';
-import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
+import {
+  benchJwt,
+  type Connection,
+  type Engine,
+  enginesFromEnv,
+  freshBenchDatabase,
+  productionGatewayEnv,
+} from './gateway-env.ts';
 import {
   freePort,
   readMemory,
@@ -30,17 +34,13 @@ import {
   waitUntilHealthy,
 } from './processes.ts';
 
-type Engine = 'postgres' | 'pglite';
-
 const BENCH_DIR = import.meta.dirname;
 const ROOT = path.resolve(BENCH_DIR, '..');
 const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
 const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
 const settings = {
-  engines: (process.env.BENCH_ENGINES ?? 'postgres,pglite')
-    .split(',')
-    .map((engine) => engine.trim()) as Engine[],
+  engines: enginesFromEnv(),
   rows: Number(process.env.BENCH_EXPORT_ROWS ?? 100_000),
   postgresAdminUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   database: process.env.BENCH_EXPORT_DATABASE ?? 'commerce_bench_export',
@@ -52,12 +52,7 @@ if (!/^[a-z_][a-z0-9_]*$/.test(settings.database))
 if (!Number.isInteger(settings.rows) || settings.rows < 1)
   throw new Error('BENCH_EXPORT_ROWS must be a positive integer');
 
-const jwtDefaults = loadConfig({}).merchantJwt;
-const jwt = {
-  secret: `bench-${randomBytes(24).toString('hex')}`,
-  issuer: jwtDefaults.issuer,
-  audience: jwtDefaults.audience,
-};
+const jwt = benchJwt();
 
 interface ExportResult {
   engine: Engine;
@@ -78,20 +73,11 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-function gatewayEnv(port: number, connection: { databaseUrl?: string; dataDir?: string }): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME };
+function gatewayEnv(port: number, connection: Connection): NodeJS.ProcessEnv {
   return {
-    ...env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ...(connection.databaseUrl ? { DATABASE_URL: connection.databaseUrl } : {}),
-    ...(connection.dataDir ? { DATA_DIR: connection.dataDir } : {}),
-    LOG_LEVEL: 'warn',
-    SEED_DEMO: 'true',
-    MERCHANT_JWT_SECRET: jwt.secret,
-    MERCHANT_JWT_ISSUER: jwt.issuer,
-    MERCHANT_JWT_AUDIENCE: jwt.audience,
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...productionGatewayEnv({ port, connection, jwt, logLevel: 'warn' }),
   };
 }
 
@@ -182,16 +168,11 @@ async function download(server: ServerProcess, token: string): Promise<Omit<Expo
 
 async function benchEngine(engine: Engine, token: string): Promise<ExportResult> {
   log(`\n== ${engine} ==`);
-  let connection: { databaseUrl?: string; dataDir?: string };
-  let dataDir: string | undefined;
-  if (engine === 'postgres') {
-    connection = {
-      databaseUrl: (await recreateBenchDatabase(settings.postgresAdminUrl, settings.database)).url,
-    };
-  } else {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-export-'));
-    connection = { dataDir };
-  }
+  const { connection, dispose } = await freshBenchDatabase(engine, {
+    adminUrl: settings.postgresAdminUrl,
+    database: settings.database,
+    label: 'export',
+  });
   try {
     // First start migrates and seeds the demo organization; PGlite then needs the directory back.
     const first = await startGateway(engine, connection);
@@ -212,8 +193,7 @@ async function benchEngine(engine: Engine, token: string): Promise<ExportResult>
       await gateway.stop();
     }
   } finally {
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres') await dropBenchDatabase(settings.postgresAdminUrl, settings.database);
+    await dispose();
   }
 }
 

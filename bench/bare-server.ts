@@ -4,38 +4,43 @@
  * framework (no tRPC, Kysely, zod, pino or request ids).
  *
  * - GET /healthz: a JSON body.
- * - GET /api/v1/public/organization: the gateway's tenant query, then an
- *   in-memory rate-limit counter keyed by organization and client address.
- * - GET /api/v1/merchant/auth/memberships: the tenant query, jose HS256
+ * - GET /api/v1/public/organization: the tenant, then an in-memory rate-limit
+ *   counter keyed by organization and client address.
+ * - GET /api/v1/merchant/auth/memberships: the tenant, jose HS256
  *   verification with the same options, then the gateway's three other
  *   queries (user by subject, active membership, the membership list).
+ * - GET /api/v1/public/items?limit=n and GET /api/v1/public/items/{slug}
+ *   (the catalog bench): the tenant, the rate-limit counter, then the catalog
+ *   service's one statement (page or item, decorations, variants), mapped to
+ *   the public item JSON.
  *
- * Environment: PORT, HOST, BARE_DATABASE_URL (PostgreSQL; unset = an
- * in-memory PGlite holding the demo rows), BARE_POOL_SIZE, JWT_SECRET,
- * JWT_ISSUER, JWT_AUDIENCE, RATE_LIMIT_PER_MINUTE. Run by `run.ts`.
+ * The tenant is looked up by slug on every request, as the gateway does;
+ * the SQL texts are the gateway's (bare-sql.ts).
+ *
+ * Environment: PORT, HOST, BARE_DATABASE_URL (PostgreSQL), BARE_DATA_DIR (a
+ * PGlite data directory the gateway migrated and seeded; the gateway must not
+ * hold it at the same time); with neither, an in-memory PGlite holding the
+ * demo rows of the main bench. BARE_POOL_SIZE, JWT_SECRET, JWT_ISSUER,
+ * JWT_AUDIENCE, RATE_LIMIT_PER_MINUTE. Run by `run.ts` and `catalog.ts`.
  */
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { citext } from '@electric-sql/pglite/contrib/citext';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { jwtVerify } from 'jose';
 import pg from 'pg';
-
-/** The SQL Kysely compiles for the gateway's queries, character for character. */
-export const SQL = {
-  tenant: 'select "id", "slug", "name" from "organizations" where "slug" = $1 and "status" = $2',
-  user: 'select * from "merchant_users" where "subject" = $1',
-  membership: 'select * from "memberships" where "organization_id" = $1 and "user_id" = $2 and "status" = $3',
-  list: 'select "memberships".*, "merchant_users"."name" as "user_name" from "memberships" left join "merchant_users" on "merchant_users"."id" = "memberships"."user_id" where "memberships"."organization_id" = $1 order by "memberships"."created_at" asc, "memberships"."id" asc limit $2',
-} as const;
+import { SQL } from './bare-sql.ts';
 
 const PAGE_LIMIT = 50;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 
 type Row = Record<string, unknown>;
 interface Store {
-  query(text: string, params: unknown[]): Promise<Row[]>;
+  /** `name` prepares the statement once per connection (PostgreSQL, with BARE_PREPARED_STATEMENTS=1). */
+  query(text: string, params: unknown[], name?: string): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -45,12 +50,37 @@ function required(name: string): string {
   return value;
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+// int8 (counts) as numbers, as the gateway's database handle reads them.
+const INT8_OID = 20;
+
+async function openPostgres(url: string, poolSize: number, prepared: boolean): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
   pool.on('error', () => {});
   return {
-    query: async (text, params) => (await pool.query<Row>(text, params)).rows,
+    query: async (text, params, name) =>
+      (await pool.query<Row>(name && prepared ? { name, text, values: params } : { text, values: params }))
+        .rows,
     close: () => pool.end(),
+  };
+}
+
+/** The gateway's data directory, with the extensions its migrations created. */
+async function openPgliteDirectory(dataDir: string): Promise<Store> {
+  const db = await PGlite.create({
+    dataDir,
+    extensions: { citext, pg_trgm, btree_gist },
+    parsers: { [INT8_OID]: (value: string) => Number(value) },
+  });
+  return {
+    query: async (text, params) => (await db.query<Row>(text, params, { rowMode: 'object' })).rows,
+    close: () => db.close(),
   };
 }
 
@@ -115,11 +145,48 @@ function createLimiter(pointsPerMinute: number) {
 
 const iso = (value: unknown) => (value instanceof Date ? value : new Date(String(value))).toISOString();
 
+/** Metafields without the service's reserved `__` keys. */
+function publicMetafields(metafields: Record<string, unknown>): Record<string, unknown> {
+  const shown: Record<string, unknown> = {};
+  for (const key in metafields) if (!key.startsWith('__')) shown[key] = metafields[key];
+  return shown;
+}
+
+/** A row of the catalog statements as the public item JSON. */
+function publicItem(row: Row) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    tags: row.tags,
+    type: row.type,
+    status: row.status,
+    sortOrder: row.sort_order,
+    priceInCents: row.price_in_cents,
+    metafields: publicMetafields(row.metafields as Record<string, unknown>),
+    archivedAt: row.archived_at === null ? null : iso(row.archived_at),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    salePriceInCents: row.sale_price === null ? null : Number(row.sale_price),
+    ratingAverage: row.rating_average === null ? null : Math.round(Number(row.rating_average) * 100) / 100,
+    ratingCount: Number(row.rating_count),
+    collectionIds: row.collection_ids ?? [],
+  };
+}
+
 async function main() {
   const databaseUrl = process.env.BARE_DATABASE_URL;
+  const dataDir = process.env.BARE_DATA_DIR;
   const store = databaseUrl
-    ? await openPostgres(databaseUrl, Number(process.env.BARE_POOL_SIZE ?? 10))
-    : await openPglite();
+    ? await openPostgres(
+        databaseUrl,
+        Number(process.env.BARE_POOL_SIZE ?? 10),
+        process.env.BARE_PREPARED_STATEMENTS === '1',
+      )
+    : dataDir
+      ? await openPgliteDirectory(dataDir)
+      : await openPglite();
   const secret = new TextEncoder().encode(required('JWT_SECRET'));
   const verifyOptions = {
     issuer: required('JWT_ISSUER'),
@@ -129,23 +196,65 @@ async function main() {
   };
   const allow = createLimiter(Number(process.env.RATE_LIMIT_PER_MINUTE ?? 600));
 
-  const tenantOf = async (header: string | undefined) => {
+  type Tenant = { id: string; slug: string; name: string };
+  const tenantOf = async (header: string | undefined): Promise<Tenant | undefined> => {
     const slug = header?.trim();
     if (!slug || !SLUG.test(slug)) return undefined;
-    const rows = await store.query(SQL.tenant, [slug, 'ACTIVE']);
-    return rows[0] as { id: string; slug: string; name: string } | undefined;
+    return (await store.query(SQL.tenant, [slug, 'ACTIVE']))[0] as Tenant | undefined;
+  };
+  /** The tenant of a public read that the rate limiter lets through, or the error response. */
+  const publicReader = async (c: Context): Promise<Tenant | Response> => {
+    const tenant = await tenantOf(c.req.header('x-organization-slug'));
+    if (!tenant) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
+    if (!allow(`public-read:${tenant.id}:${getConnInfo(c).remote.address ?? 'unknown'}`)) {
+      return c.json({ error: { code: 'RATE_LIMITED' } }, 429);
+    }
+    return tenant;
   };
 
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
   app.get('/api/v1/public/organization', async (c) => {
-    const tenant = await tenantOf(c.req.header('x-organization-slug'));
-    if (!tenant) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
-    if (!allow(`public-read:${tenant.id}:${getConnInfo(c).remote.address ?? 'unknown'}`)) {
-      return c.json({ error: { code: 'RATE_LIMITED' } }, 429);
-    }
+    const tenant = await publicReader(c);
+    if (tenant instanceof Response) return tenant;
     return c.json({ id: tenant.id, slug: tenant.slug, name: tenant.name });
+  });
+
+  app.get('/api/v1/public/items', async (c) => {
+    const tenant = await publicReader(c);
+    if (tenant instanceof Response) return tenant;
+    // The bench sends `limit` only; any other filter is not this handler's work.
+    const query = c.req.query();
+    const limit = Number(query.limit ?? PAGE_LIMIT);
+    if (
+      Object.keys(query).some((key) => key !== 'limit') ||
+      !Number.isInteger(limit) ||
+      limit < 1 ||
+      limit > 200
+    ) {
+      return c.json({ error: { code: 'VALIDATION_FAILED' } }, 400);
+    }
+    const rows = await store.query(SQL.publicItems, [
+      tenant.id,
+      'ACTIVE',
+      limit + 1,
+      tenant.id,
+      tenant.id,
+      tenant.id,
+    ]);
+    return c.json(rows.slice(0, limit).map(publicItem));
+  });
+
+  app.get('/api/v1/public/items/:slug', async (c) => {
+    const tenant = await publicReader(c);
+    if (tenant instanceof Response) return tenant;
+    const id = tenant.id;
+    const row = (
+      await store.query(SQL.publicItem, [id, c.req.param('slug'), 'ACTIVE', id, id, id, id], 'public_item')
+    )[0];
+    if (!row) return c.json({ error: { code: 'RESOURCE_NOT_FOUND' } }, 404);
+    return c.json({ ...publicItem(row), variants: row.variants });
   });
 
   app.get('/api/v1/merchant/auth/memberships', async (c) => {

@@ -9,6 +9,13 @@
  *   - one storefront item   GET /api/v1/public/items/{slug}
  *   - the merchant search   GET /api/v1/merchant/items?search=<substring>&limit=50
  *
+ * The two storefront routes are also driven on the bare server (bare-server.ts,
+ * Hono + `pg` or PGlite with no framework), which runs the SQL texts the
+ * catalog services send (bare-sql.ts, checked against the services' own
+ * compiled SQL before anything is measured) on the same data: each engine
+ * runs the bare server first (both routes), stops it, then the gateway, and
+ * the two must answer the same bodies. Each route then has a "% of bare".
+ *
  * On PostgreSQL it also runs EXPLAIN (ANALYZE, BUFFERS) of the merchant search
  * query (compiled by the item service itself) for the benchmark's substring
  * and for a rare one, and says whether the trigram index served each.
@@ -19,52 +26,64 @@
  * BENCH_SEARCH (lantern), BENCH_POSTGRES_URL (admin connection,
  * postgres://postgres@127.0.0.1:5432/postgres), BENCH_CATALOG_DATABASE
  * (commerce_bench_catalog, dropped and recreated), BENCH_LOG_LEVEL (the gateway's, info),
- * BENCH_OUTPUT (results/catalog.json).
+ * BENCH_OUTPUT (results/catalog.json), BENCH_CPU_PROFILE (1: the gateway runs with
+ * --cpu-prof into results/cpu-profiles.tmp), BENCH_KEEP_DATABASE (1: leave the
+ * PostgreSQL database in place, to experiment on it afterwards).
  */
 import { execFileSync } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mintDevToken } from '@commerce/auth';
-import { itemListQuerySchema, listItems } from '@commerce/catalog';
-import { loadConfig } from '@commerce/core';
+import {
+  getPublicItem,
+  itemListQuerySchema,
+  listItems,
+  listPublicItems,
+  publicItemListQuerySchema,
+} from '@commerce/catalog';
 import { type Database, openDatabase } from '@commerce/db';
-import { type CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
+import {
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+} from 'kysely';
 import pg from 'pg';
+import { SQL } from './bare-sql.ts';
+import {
+  benchJwt,
+  type Connection,
+  type Engine,
+  enginesFromEnv,
+  freshBenchDatabase,
+  intEnv,
+  productionGatewayEnv,
+} from './gateway-env.ts';
 import { type LoadResult, measure } from './load.ts';
-import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import {
   freePort,
   logTail,
   readCpuMs,
   type ServerProcess,
+  startBareServer,
   startServer,
   stopAll,
   waitUntilHealthy,
 } from './processes.ts';
-
-type Engine = 'postgres' | 'pglite';
-type Connection = { databaseUrl?: string; dataDir?: string };
 
 const BENCH_DIR = import.meta.dirname;
 const ROOT = path.resolve(BENCH_DIR, '..');
 const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
 const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
-  return value;
-}
-
 const settings = {
-  engines: (process.env.BENCH_ENGINES ?? 'postgres,pglite')
-    .split(',')
-    .map((engine) => engine.trim())
-    .filter(Boolean) as Engine[],
+  engines: enginesFromEnv(),
   items: intEnv('BENCH_CATALOG_ITEMS', 100_000),
   connections: intEnv('BENCH_CONNECTIONS', 32),
   durationSeconds: intEnv('BENCH_DURATION', 10),
@@ -75,23 +94,16 @@ const settings = {
   database: process.env.BENCH_CATALOG_DATABASE ?? 'commerce_bench_catalog',
   gatewayLogLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
   output: path.resolve(BENCH_DIR, process.env.BENCH_OUTPUT ?? 'results/catalog.json'),
+  cpuProfile: process.env.BENCH_CPU_PROFILE === '1',
+  keepDatabase: process.env.BENCH_KEEP_DATABASE === '1',
   publicReadsPerMinute: 100_000_000,
 };
-for (const engine of settings.engines) {
-  if (engine !== 'postgres' && engine !== 'pglite')
-    throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);
-}
 if (!/^[a-z_][a-z0-9_]*$/.test(settings.database))
   throw new Error('BENCH_CATALOG_DATABASE must be a plain identifier');
 if (settings.items < 100) throw new Error('BENCH_CATALOG_ITEMS must be at least 100');
 if (!settings.search) throw new Error('BENCH_SEARCH must not be empty');
 
-const jwtDefaults = loadConfig({}).merchantJwt;
-const jwt = {
-  secret: `bench-${randomBytes(24).toString('hex')}`,
-  issuer: jwtDefaults.issuer,
-  audience: jwtDefaults.audience,
-};
+const jwt = benchJwt();
 
 /** An item with variants, published reviews and a collection: n = 2 (see the seed). */
 const DETAIL_SLUG = 'bench-item-2';
@@ -106,10 +118,14 @@ interface Scenario {
   label: string;
   path: string;
   headers: Record<string, string>;
+  /** The bare server serves this route too (the storefront reads). */
+  hasBare: boolean;
 }
 
 interface ExplainResult {
   search: string;
+  /** How many statements the search sent (a second one for a selective term). */
+  statements: number;
   usesTrigramIndex: boolean;
   executionMs: number | null;
   plan: string;
@@ -120,7 +136,17 @@ interface EngineResult {
   items: number;
   seedMs: number;
   explain: ExplainResult[] | null;
-  scenarios: { id: Scenario['id']; label: string; path: string; result: LoadResult }[];
+  scenarios: {
+    id: Scenario['id'];
+    label: string;
+    path: string;
+    /** The gateway's run. */
+    result: LoadResult;
+    /** The bare server's run of the same route, just before, when it serves the route. */
+    bare: LoadResult | null;
+    /** Gateway req/s over bare req/s. */
+    shareOfBare: number | null;
+  }[];
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -133,26 +159,32 @@ function gatewayEnv(port: number, connection: Connection): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    ...(connection.databaseUrl ? { DATABASE_URL: connection.databaseUrl } : {}),
-    ...(connection.dataDir ? { DATA_DIR: connection.dataDir } : {}),
-    DATABASE_POOL_SIZE: String(settings.poolSize),
-    LOG_LEVEL: settings.gatewayLogLevel,
+    ...productionGatewayEnv({
+      port,
+      connection,
+      jwt,
+      logLevel: settings.gatewayLogLevel,
+      poolSize: settings.poolSize,
+    }),
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: String(settings.publicReadsPerMinute),
-    SEED_DEMO: 'true',
-    MERCHANT_JWT_SECRET: jwt.secret,
-    MERCHANT_JWT_ISSUER: jwt.issuer,
-    MERCHANT_JWT_AUDIENCE: jwt.audience,
   };
 }
 
 async function startGateway(engine: Engine, connection: Connection): Promise<ServerProcess> {
   const port = await freePort();
+  const args = [path.join(GATEWAY_DIR, 'dist/main.js')];
+  if (settings.cpuProfile) {
+    const dir = path.join(RESULTS_DIR, 'cpu-profiles.tmp');
+    mkdirSync(dir, { recursive: true });
+    args.unshift(
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      `--cpu-prof-name=${engine}-catalog-gateway-${Date.now()}.cpuprofile`,
+    );
+  }
   const server = startServer({
     name: `gateway (${engine})`,
-    args: [path.join(GATEWAY_DIR, 'dist/main.js')],
+    args,
     cwd: ROOT,
     port,
     logFile: path.join(RESULTS_DIR, `${engine}-catalog-gateway.log.tmp`),
@@ -160,6 +192,73 @@ async function startGateway(engine: Engine, connection: Connection): Promise<Ser
   });
   await waitUntilHealthy(server);
   return server;
+}
+
+async function startBare(engine: Engine, connection: Connection): Promise<ServerProcess> {
+  const { server } = await startBareServer({
+    name: `bare (${engine})`,
+    logFile: path.join(RESULTS_DIR, `${engine}-catalog-bare.log.tmp`),
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ...(connection.databaseUrl ? { BARE_DATABASE_URL: connection.databaseUrl } : {}),
+      ...(connection.dataDir ? { BARE_DATA_DIR: connection.dataDir } : {}),
+      BARE_POOL_SIZE: String(settings.poolSize),
+      JWT_SECRET: jwt.secret,
+      JWT_ISSUER: jwt.issuer,
+      JWT_AUDIENCE: jwt.audience,
+      RATE_LIMIT_PER_MINUTE: String(settings.publicReadsPerMinute),
+    },
+  });
+  return server;
+}
+
+/**
+ * The bare server's SQL texts are the catalog services' own: compiles
+ * `listPublicItems` (no filter, no cursor) and `getPublicItem` through a
+ * Kysely that runs nothing, and compares what they send with bare-sql.ts.
+ */
+async function checkCatalogSql(): Promise<void> {
+  const sent: CompiledQuery[] = [];
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (inner) => new PostgresIntrospector(inner),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+    log: (event) => {
+      if (event.level === 'query') sent.push(event.query);
+    },
+  });
+  await listPublicItems(db, 'org_check', publicItemListQuerySchema.parse({ limit: 50 }));
+  await getPublicItem(db, 'org_check', DETAIL_SLUG).catch(() => undefined);
+  const expected = [
+    {
+      name: 'publicItems',
+      sql: SQL.publicItems,
+      parameters: ['org_check', 'ACTIVE', 51, 'org_check', 'org_check', 'org_check'],
+    },
+    {
+      name: 'publicItem',
+      sql: SQL.publicItem,
+      parameters: ['org_check', DETAIL_SLUG, 'ACTIVE', 'org_check', 'org_check', 'org_check', 'org_check'],
+    },
+  ];
+  if (sent.length !== expected.length)
+    throw new Error(
+      `the catalog services sent ${sent.length} statements, the bare server runs ${expected.length}`,
+    );
+  expected.forEach((statement, index) => {
+    const actual = sent[index]!;
+    if (
+      actual.sql !== statement.sql ||
+      JSON.stringify(actual.parameters) !== JSON.stringify(statement.parameters)
+    )
+      throw new Error(
+        `bare-sql.ts ${statement.name} is not what the service sends:\n  service: ${JSON.stringify(actual.sql)} ${JSON.stringify(actual.parameters)}`,
+      );
+  });
 }
 
 /**
@@ -259,8 +358,10 @@ async function seedCatalog(connection: Connection): Promise<void> {
 }
 
 /**
- * The merchant search query exactly as the item service sends it (captured
- * from `listItems` through Kysely's log), explained with its parameters.
+ * The merchant search statements exactly as the item service sends them
+ * (captured from `listItems` through Kysely's log: one for a common term, a
+ * second through the trigram index for a selective one), each explained with
+ * its parameters.
  */
 async function explainSearch(databaseUrl: string, search: string): Promise<ExplainResult> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
@@ -276,18 +377,25 @@ async function explainSearch(databaseUrl: string, search: string): Promise<Expla
     const organizationId = rows[0]?.id;
     if (!organizationId) throw new Error('no demo organization');
     await listItems(db, organizationId, itemListQuerySchema.parse({ search, limit: 50 }));
-    const query = captured.find((compiled) => compiled.sql.includes('search_text'));
-    if (!query) throw new Error('the item list sent no search query');
-    const explained = await pool.query<{ 'QUERY PLAN': string }>(
-      `explain (analyze, buffers) ${query.sql}`,
-      query.parameters as unknown[],
-    );
-    const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
-    const execution = /Execution Time: ([\d.]+) ms/.exec(plan);
+    const statements = captured.filter((compiled) => compiled.sql.includes('search_text'));
+    if (statements.length === 0) throw new Error('the item list sent no search query');
+    const plans: string[] = [];
+    let executionMs = 0;
+    for (const [index, statement] of statements.entries()) {
+      const explained = await pool.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, buffers) ${statement.sql}`,
+        statement.parameters as unknown[],
+      );
+      const plan = explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+      plans.push(`statement ${index + 1} of ${statements.length}:\n${plan}`);
+      executionMs += Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? Number.NaN);
+    }
+    const plan = plans.join('\n');
     return {
       search,
+      statements: statements.length,
       usesTrigramIndex: plan.includes('items_search_trgm_idx'),
-      executionMs: execution ? Number(execution[1]) : null,
+      executionMs: Number.isNaN(executionMs) ? null : round2(executionMs),
       plan,
     };
   } finally {
@@ -306,6 +414,15 @@ async function getJson(
   } catch {
     return { status: response.status, body: text };
   }
+}
+
+/** JSON with object keys sorted, so two bodies compare by content. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }
 
 /** Each route answers 200 with the shape the bench means to measure, before it is measured. */
@@ -354,16 +471,12 @@ async function load(server: ServerProcess, scenario: Scenario): Promise<LoadResu
 
 async function benchEngine(engine: Engine, scenarios: Scenario[]): Promise<EngineResult> {
   log(`\n== ${engine} ==`);
-  let connection: Connection;
-  let dataDir: string | undefined;
-  if (engine === 'postgres') {
-    connection = {
-      databaseUrl: (await recreateBenchDatabase(settings.postgresAdminUrl, settings.database)).url,
-    };
-  } else {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), 'commerce-bench-catalog-'));
-    connection = { dataDir };
-  }
+  const { connection, dispose } = await freshBenchDatabase(engine, {
+    adminUrl: settings.postgresAdminUrl,
+    database: settings.database,
+    label: 'catalog',
+    keep: settings.keepDatabase,
+  });
   try {
     // The first start migrates and seeds the demo organization; PGlite then needs its directory back.
     const first = await startGateway(engine, connection);
@@ -380,11 +493,29 @@ async function benchEngine(engine: Engine, scenarios: Scenario[]): Promise<Engin
         const result = await explainSearch(connection.databaseUrl, search);
         explain.push(result);
         log(
-          `EXPLAIN ANALYZE of the merchant search for "${search}": trigram index ${result.usesTrigramIndex ? 'used' : 'NOT used'}` +
+          `EXPLAIN ANALYZE of the merchant search for "${search}": ${result.statements} statement(s), trigram index ${result.usesTrigramIndex ? 'used' : 'not used'}` +
             ` (execution ${result.executionMs ?? '?'} ms)`,
         );
         log(result.plan.replace(/^/gm, '    '));
       }
+    }
+
+    // The bare server first, alone on the data (PGlite's directory has one holder at a time).
+    const bareScenarios = scenarios.filter((scenario) => scenario.hasBare);
+    const bareBodies = new Map<Scenario['id'], string>();
+    const bareResults = new Map<Scenario['id'], LoadResult>();
+    const bare = await startBare(engine, connection);
+    try {
+      await checkScenarios(bare, bareScenarios);
+      for (const scenario of bareScenarios) {
+        bareBodies.set(
+          scenario.id,
+          canonical((await getJson(`${bare.url}${scenario.path}`, scenario.headers)).body),
+        );
+        bareResults.set(scenario.id, await load(bare, scenario));
+      }
+    } finally {
+      await bare.stop();
     }
 
     const gateway = await startGateway(engine, connection);
@@ -395,13 +526,26 @@ async function benchEngine(engine: Engine, scenarios: Scenario[]): Promise<Engin
       if (bound.status !== 200)
         throw new Error(`merchant sign-in: ${bound.status} ${JSON.stringify(bound.body)}`);
       await checkScenarios(gateway, scenarios);
+      for (const scenario of bareScenarios) {
+        const fromGateway = canonical(
+          (await getJson(`${gateway.url}${scenario.path}`, scenario.headers)).body,
+        );
+        if (fromGateway !== bareBodies.get(scenario.id))
+          throw new Error(
+            `${scenario.label}: the bare server and the gateway answer different bodies:\n  bare:    ${bareBodies.get(scenario.id)}\n  gateway: ${fromGateway}`,
+          );
+      }
       const results: EngineResult['scenarios'] = [];
       for (const scenario of scenarios) {
+        const result = await load(gateway, scenario);
+        const fromBare = bareResults.get(scenario.id) ?? null;
         results.push({
           id: scenario.id,
           label: scenario.label,
           path: scenario.path,
-          result: await load(gateway, scenario),
+          result,
+          bare: fromBare,
+          shareOfBare: fromBare ? round2(result.requestsPerSecond / fromBare.requestsPerSecond) : null,
         });
       }
       return { engine, items: settings.items, seedMs, explain, scenarios: results };
@@ -409,14 +553,14 @@ async function benchEngine(engine: Engine, scenarios: Scenario[]): Promise<Engin
       await gateway.stop();
     }
   } finally {
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    if (engine === 'postgres') await dropBenchDatabase(settings.postgresAdminUrl, settings.database);
+    await dispose();
   }
 }
 
 async function main(): Promise<void> {
   const startedAt = new Date();
   mkdirSync(RESULTS_DIR, { recursive: true });
+  await checkCatalogSql();
   execFileSync(process.execPath, ['build.mjs'], { cwd: GATEWAY_DIR, stdio: 'inherit' });
 
   const token = await mintDevToken({
@@ -434,18 +578,21 @@ async function main(): Promise<void> {
       label: 'GET /public/items?limit=50',
       path: '/api/v1/public/items?limit=50',
       headers: tenant,
+      hasBare: true,
     },
     {
       id: 'public-item',
       label: `GET /public/items/${DETAIL_SLUG}`,
       path: `/api/v1/public/items/${DETAIL_SLUG}`,
       headers: tenant,
+      hasBare: true,
     },
     {
       id: 'merchant-search',
       label: `GET /merchant/items?search=${settings.search}`,
       path: `/api/v1/merchant/items?search=${encodeURIComponent(settings.search)}&limit=50`,
       headers: { ...tenant, authorization: `Bearer ${token}` },
+      hasBare: false,
     },
   ];
 
@@ -460,15 +607,20 @@ async function main(): Promise<void> {
   const engines: EngineResult[] = [];
   for (const engine of settings.engines) engines.push(await benchEngine(engine, scenarios));
 
-  log('\nroute                                  engine     req/s    p50 ms   p99 ms');
+  log(
+    '\nroute                                  engine     bare req/s  gateway req/s  of bare  bare p99  gateway p50 / p99',
+  );
   for (const engine of engines) {
     for (const scenario of engine.scenarios) {
+      const { result, bare } = scenario;
       log(
-        `${scenario.label.padEnd(38)} ${engine.engine.padEnd(9)} ${String(scenario.result.requestsPerSecond).padStart(6)}` +
-          `  ${scenario.result.latency.p50.toFixed(2).padStart(7)}  ${scenario.result.latency.p99.toFixed(2).padStart(7)}`,
+        `${scenario.label.padEnd(38)} ${engine.engine.padEnd(9)} ${(bare ? String(bare.requestsPerSecond) : '-').padStart(10)}` +
+          `  ${String(result.requestsPerSecond).padStart(13)}  ${(scenario.shareOfBare === null ? '-' : `${Math.round(scenario.shareOfBare * 100)}%`).padStart(7)}` +
+          `  ${(bare ? bare.latency.p99.toFixed(2) : '-').padStart(8)}  ${result.latency.p50.toFixed(2).padStart(7)} / ${result.latency.p99.toFixed(2)}`,
       );
     }
   }
+  const loadAfter = round2(os.loadavg()[0]!);
 
   const output = {
     generatedAt: startedAt.toISOString(),
@@ -479,6 +631,7 @@ async function main(): Promise<void> {
       memoryGiB: round2(os.totalmem() / 2 ** 30),
       node: process.version,
       loadAverageBefore: loadBefore,
+      loadAverageAfter: loadAfter,
     },
     settings: {
       items: settings.items,

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** A server process the bench started; its output goes to a log file, never through the runner. */
@@ -188,4 +189,27 @@ export function loggedAfterMs(server: ServerProcess, msg: string): number | unde
     }
   }
   return undefined;
+}
+
+/**
+ * Starts the bare server (bare-server.ts, the ceiling) through tsx, with the
+ * given environment (its database, JWT and rate-limit settings), and waits
+ * for its first 200.
+ */
+export async function startBareServer(options: {
+  name: string;
+  logFile: string;
+  env: NodeJS.ProcessEnv;
+}): Promise<{ server: ServerProcess; coldStartMs: number }> {
+  const port = await freePort();
+  const server = startServer({
+    name: options.name,
+    args: ['--import', 'tsx', path.join(import.meta.dirname, 'bare-server.ts')],
+    cwd: import.meta.dirname,
+    port,
+    logFile: options.logFile,
+    env: { ...options.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1' },
+  });
+  const coldStartMs = await waitUntilHealthy(server);
+  return { server, coldStartMs: Math.round(coldStartMs * 100) / 100 };
 }

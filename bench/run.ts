@@ -13,12 +13,11 @@
  * on the gateway at the end, RSS after each), BENCH_OUTPUT (results/latest.json).
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { mintDevToken } from '@commerce/auth';
-import { loadConfig } from '@commerce/core';
+import { benchJwt, type Engine, enginesFromEnv, intEnv, productionGatewayEnv } from './gateway-env.ts';
 import { type LoadResult, measure } from './load.ts';
 import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import {
@@ -30,12 +29,12 @@ import {
   readMemory,
   type ServerProcess,
   sampleRss,
+  startBareServer,
   startServer,
   stopAll,
   waitUntilHealthy,
 } from './processes.ts';
 
-type Engine = 'postgres' | 'pglite';
 type ScenarioId = 'healthz' | 'public' | 'merchant';
 
 interface Scenario {
@@ -87,23 +86,12 @@ const ROOT = path.resolve(BENCH_DIR, '..');
 const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
 const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
-const intEnv = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
-  return value;
-};
-
 const settings = {
   scenarios: (process.env.BENCH_SCENARIOS ?? 'healthz,public,merchant')
     .split(',')
     .map((scenario) => scenario.trim())
     .filter(Boolean),
-  engines: (process.env.BENCH_ENGINES ?? 'postgres,pglite')
-    .split(',')
-    .map((engine) => engine.trim())
-    .filter(Boolean) as Engine[],
+  engines: enginesFromEnv(),
   connections: intEnv('BENCH_CONNECTIONS', 32),
   durationSeconds: intEnv('BENCH_DURATION', 10),
   warmupSeconds: intEnv('BENCH_WARMUP', 2),
@@ -116,19 +104,12 @@ const settings = {
   output: path.resolve(BENCH_DIR, process.env.BENCH_OUTPUT ?? 'results/latest.json'),
   publicReadsPerMinute: 100_000_000,
 };
-for (const engine of settings.engines) {
-  if (engine !== 'postgres' && engine !== 'pglite')
-    throw new Error(`BENCH_ENGINES: unknown engine "${engine}"`);
-}
 if (!/^[a-z_][a-z0-9_]*$/.test(settings.database))
   throw new Error('BENCH_DATABASE must be a plain identifier');
 
 // The gateway's token settings: its defaults for issuer and audience, a secret of this run.
-const jwtDefaults = loadConfig({}).merchantJwt;
 const jwt = {
-  secret: `bench-${randomBytes(24).toString('hex')}`,
-  issuer: jwtDefaults.issuer,
-  audience: jwtDefaults.audience,
+  ...benchJwt(),
   subject: 'bench|demo-owner',
   email: 'owner@demo.test',
 };
@@ -204,18 +185,14 @@ async function startGateway(
     logFile: path.join(RESULTS_DIR, `${engine}-gateway-${label}.log.tmp`),
     env: {
       ...baseEnv(),
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ...(connection.databaseUrl ? { DATABASE_URL: connection.databaseUrl } : {}),
-      ...(connection.dataDir ? { DATA_DIR: connection.dataDir } : {}),
-      DATABASE_POOL_SIZE: String(settings.poolSize),
-      LOG_LEVEL: settings.gatewayLogLevel,
+      ...productionGatewayEnv({
+        port,
+        connection,
+        jwt,
+        logLevel: settings.gatewayLogLevel,
+        poolSize: settings.poolSize,
+      }),
       RATE_LIMIT_PUBLIC_READS_PER_MINUTE: String(settings.publicReadsPerMinute),
-      SEED_DEMO: 'true',
-      MERCHANT_JWT_SECRET: jwt.secret,
-      MERCHANT_JWT_ISSUER: jwt.issuer,
-      MERCHANT_JWT_AUDIENCE: jwt.audience,
     },
   });
   const coldStartMs = await waitUntilHealthy(server);
@@ -228,18 +205,11 @@ async function startGateway(
 }
 
 async function startBare(engine: Engine, databaseUrl: string | undefined) {
-  const port = await freePort();
-  const server = startServer({
+  return startBareServer({
     name: `bare (${engine})`,
-    args: ['--import', 'tsx', path.join(BENCH_DIR, 'bare-server.ts')],
-    cwd: BENCH_DIR,
-    port,
     logFile: path.join(RESULTS_DIR, `${engine}-bare.log.tmp`),
     env: {
       ...baseEnv(),
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       ...(databaseUrl ? { BARE_DATABASE_URL: databaseUrl } : {}),
       BARE_POOL_SIZE: String(settings.poolSize),
       BARE_SUBJECT: jwt.subject,
@@ -249,8 +219,6 @@ async function startBare(engine: Engine, databaseUrl: string | undefined) {
       RATE_LIMIT_PER_MINUTE: String(settings.publicReadsPerMinute),
     },
   });
-  const coldStartMs = await waitUntilHealthy(server);
-  return { server, coldStartMs: round2(coldStartMs) };
 }
 
 async function getJson(
