@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
 
 /**
@@ -26,3 +27,12 @@ await build({
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
 });
+
+// The bundle's own snapshot of a migrated embedded database (see openEmbeddedAtLatest in
+// @commerce/db): without it the first start on a new data directory runs PGlite's initdb (~2.6 s).
+// A deployment on PostgreSQL does not need it, so a failure here only warns.
+try {
+  execFileSync(process.execPath, ['dist/main.js', 'prepare-embedded'], { stdio: 'inherit' });
+} catch (error) {
+  console.warn(`build: no embedded database snapshot (${error.message}); new data directories will run initdb`);
+}

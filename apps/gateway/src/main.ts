@@ -1,6 +1,14 @@
 import { ConfigError, loadConfig } from '@commerce/core';
+import { openEmbeddedAtLatest } from '@commerce/db';
 import { createLogger, flushLogs } from './logger.ts';
 import { startGateway } from './server.ts';
+
+// `node dist/main.js prepare-embedded` (run by the build): make this machine's snapshot of a
+// migrated embedded database, so that a first start on a new data directory skips PGlite's initdb.
+if (process.argv[2] === 'prepare-embedded') {
+  await (await openEmbeddedAtLatest(undefined)).close();
+  process.exit(0);
+}
 
 let config: ReturnType<typeof loadConfig>;
 try {

@@ -3,7 +3,7 @@ import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '@commerce/db';
+import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
 import { createEmailTransportFromConfig, startOutboxWorkerFromConfig } from '@commerce/notifications';
 import { startCheckoutMaintenance } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
@@ -41,14 +41,8 @@ export async function startGateway(
   options: StartOptions = {},
 ): Promise<RunningGateway> {
   const clock = options.clock ?? systemClock;
-  const database =
-    options.database ??
-    (await openDatabase({
-      databaseUrl: config.database.url,
-      dataDir: config.database.dataDir,
-      poolSize: config.database.poolSize,
-    }));
-  await migrateToLatest(database.db, { schema: database.schema });
+  const database = options.database ?? (await openConfiguredDatabase(config));
+  if (options.database) await migrateToLatest(database.db, { schema: database.schema });
   if (config.seedDemo) {
     const outcome = await seedDemoOrganization(database.db, clock.now());
     logger.info({ outcome, slug: 'demo' }, 'demo organization');
@@ -152,4 +146,19 @@ export async function startGateway(
     return closing;
   };
   return { url, database, close };
+}
+
+/**
+ * The configured database at the latest migration: PostgreSQL, or the
+ * embedded PGlite, which starts a new data directory from a snapshot of a
+ * migrated database when this machine has one (see `openEmbeddedAtLatest`).
+ */
+async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+  if (!config.database.url) return openEmbeddedAtLatest(config.database.dataDir);
+  const database = await openDatabase({
+    databaseUrl: config.database.url,
+    poolSize: config.database.poolSize,
+  });
+  await migrateToLatest(database.db, { schema: database.schema });
+  return database;
 }

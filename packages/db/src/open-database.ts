@@ -38,17 +38,29 @@ const INT8_OID = 20;
 
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<DatabaseHandle> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
-  return openEmbedded(options.dataDir);
+  return (await openEmbedded(options.dataDir)).handle;
 }
 
-async function openEmbedded(dataDir: string | undefined): Promise<DatabaseHandle> {
+/** The extensions every embedded database loads (the migrations create them). */
+export const EMBEDDED_EXTENSIONS = { citext, pg_trgm, btree_gist };
+
+/**
+ * An embedded database and the PGlite instance behind it. `loadDataDir` is a
+ * data directory archive (`PGlite.dumpDataDir`) to start a new database from
+ * instead of running initdb.
+ */
+export async function openEmbedded(
+  dataDir: string | undefined,
+  loadDataDir?: Blob,
+): Promise<{ handle: DatabaseHandle; pglite: PGlite }> {
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
-    extensions: { citext, pg_trgm, btree_gist },
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: EMBEDDED_EXTENSIONS,
     parsers: { [INT8_OID]: (value: string) => Number(value) },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return {
+  const handle: DatabaseHandle = {
     db,
     kind: 'embedded',
     schema: undefined,
@@ -58,6 +70,7 @@ async function openEmbedded(dataDir: string | undefined): Promise<DatabaseHandle
     },
     close: () => db.destroy(),
   };
+  return { handle, pglite };
 }
 
 async function openPostgres(connectionString: string, options: OpenDatabaseOptions): Promise<DatabaseHandle> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { openEmbeddedAtLatest } from './embedded-snapshot.ts';
 import { migrateToLatest } from './migrate.ts';
 import { type DatabaseHandle, openDatabase } from './open-database.ts';
 
@@ -10,11 +11,7 @@ import { type DatabaseHandle, openDatabase } from './open-database.ts';
  */
 export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<DatabaseHandle> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const handle = await openDatabase();
-    await migrateToLatest(handle.db);
-    return handle;
-  }
+  if (!url) return openEmbeddedAtLatest(undefined);
 
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });

@@ -1,0 +1,99 @@
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEmbeddedAtLatest, snapshotKey } from './embedded-snapshot.ts';
+import { migrations } from './migrations/index.ts';
+import type { DatabaseHandle } from './open-database.ts';
+import { testDatabaseKind } from './testing.ts';
+
+// PGlite only: this is how a new embedded database is made. Each case pays one initdb at most.
+describe.skipIf(testDatabaseKind === 'postgres')('openEmbeddedAtLatest', () => {
+  let root: string;
+  let snapshots: string;
+  const open: DatabaseHandle[] = [];
+  const openAt = async (dataDir: string | undefined) => {
+    const handle = await openEmbeddedAtLatest(dataDir, { snapshotDirectory: snapshots });
+    open.push(handle);
+    return handle;
+  };
+  const closeAll = async () => {
+    for (const handle of open.splice(0)) await handle.close();
+  };
+  const appliedMigrations = async (handle: DatabaseHandle) =>
+    (
+      await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handle.db)
+    ).rows.map((row) => row.name);
+  const organizationCount = async (handle: DatabaseHandle) =>
+    (
+      await handle.db
+        .selectFrom('organizations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
+  const snapshotFile = () => path.join(snapshots, `pglite-${snapshotKey()}.tar`);
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'embedded-snapshot-'));
+    snapshots = path.join(root, 'snapshots');
+  });
+
+  afterAll(async () => {
+    await closeAll();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('leaves a snapshot of a migrated database behind, and starts the next new database from it', async () => {
+    const first = await openAt(undefined);
+    expect(await appliedMigrations(first)).toEqual(Object.keys(migrations).sort());
+    expect((await stat(snapshotFile())).mode & 0o777).toBe(0o600);
+    expect((await stat(snapshots)).mode & 0o777).toBe(0o700);
+    await first.db
+      .insertInto('organizations')
+      .values({ id: 'org_first', slug: 'first', name: 'First' })
+      .execute();
+
+    const before = (await stat(snapshotFile())).mtimeMs;
+    const second = await openAt(undefined);
+    // Taken right after the migrations: nothing the first database did since is in it.
+    expect(await appliedMigrations(second)).toEqual(Object.keys(migrations).sort());
+    expect(await organizationCount(second)).toBe(0);
+    expect((await stat(snapshotFile())).mtimeMs).toBe(before);
+    expect((await readdir(snapshots)).filter((entry) => entry.endsWith('.partial'))).toEqual([]);
+    await closeAll();
+  });
+
+  it('starts a missing or empty data directory from the snapshot, and reopens it with its data', async () => {
+    const dataDir = path.join(root, 'data');
+    const created = await openAt(dataDir);
+    await created.db
+      .insertInto('organizations')
+      .values({ id: 'org_kept', slug: 'kept', name: 'Kept' })
+      .execute();
+    await closeAll();
+
+    const reopened = await openAt(dataDir);
+    expect(await organizationCount(reopened)).toBe(1);
+    expect(await appliedMigrations(reopened)).toEqual(Object.keys(migrations).sort());
+    await closeAll();
+  });
+
+  it('deletes a snapshot that does not load and makes the database the slow way', async () => {
+    await writeFile(snapshotFile(), 'not a tar archive');
+    const dataDir = path.join(root, 'data-after-corruption');
+    const handle = await openAt(dataDir);
+    expect(await appliedMigrations(handle)).toEqual(Object.keys(migrations).sort());
+    await handle.db.insertInto('organizations').values({ id: 'org_x', slug: 'x', name: 'X' }).execute();
+    // The bad file was replaced by a good snapshot of the freshly made database.
+    expect((await stat(snapshotFile())).size).toBeGreaterThan(1_000_000);
+    await closeAll();
+    expect(await organizationCount(await openAt(dataDir))).toBe(1);
+    await closeAll();
+  });
+
+  it('names snapshots by what decides their content', () => {
+    expect(snapshotKey()).toMatch(/^[0-9a-f]{32}$/);
+    expect(snapshotKey()).toBe(snapshotKey());
+  });
+});

@@ -1,0 +1,132 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { migrateToLatest } from './migrate.ts';
+import { migrations } from './migrations/index.ts';
+import { type DatabaseHandle, EMBEDDED_EXTENSIONS, openEmbedded } from './open-database.ts';
+
+/**
+ * A new embedded database costs PGlite's initdb (PostgreSQL's bootstrap, run
+ * in WebAssembly: about 2.6 s of one core on the reference machine) and then
+ * every migration. Loading an archive of a freshly migrated database with
+ * PGlite's `loadDataDir` costs about 0.35 s. So a new database (in memory, or
+ * a data directory that is missing or empty) starts from such a snapshot when
+ * there is one, and the first one made without a snapshot leaves one behind.
+ *
+ * Snapshots live in the user's own cache directory, never in the shared temp
+ * directory: a snapshot is loaded as the database itself, so nobody else may
+ * be able to write one. A snapshot's name is a hash of everything that decides
+ * its content (the PGlite version, the extensions, each migration's name and
+ * source), so a changed migration or an upgraded PGlite never loads an old
+ * one. A snapshot that fails to load is deleted and the database is made the
+ * slow way. Existing data directories are opened as before.
+ */
+export async function openEmbeddedAtLatest(
+  dataDir: string | undefined,
+  options: { snapshotDirectory?: string } = {},
+): Promise<DatabaseHandle> {
+  if (dataDir !== undefined && !(await isMissingOrEmpty(dataDir))) {
+    const { handle } = await openEmbedded(dataDir);
+    await migrateToLatest(handle.db);
+    return handle;
+  }
+  const directory = options.snapshotDirectory ?? defaultSnapshotDirectory();
+  const file = path.join(directory, `pglite-${snapshotKey()}.tar`);
+  const snapshot = await readFile(file).catch(() => undefined);
+  if (snapshot) {
+    try {
+      const { handle } = await openEmbedded(dataDir, new Blob([snapshot]));
+      await migrateToLatest(handle.db);
+      return handle;
+    } catch {
+      await rm(file, { force: true });
+      if (dataDir !== undefined) await emptyDirectory(dataDir);
+    }
+  }
+
+  const { handle, pglite } = await openEmbedded(dataDir);
+  await migrateToLatest(handle.db);
+  await saveSnapshot(directory, file, await pglite.dumpDataDir('none')).catch(() => {
+    // A cache: without it the next new database is only slower.
+  });
+  return handle;
+}
+
+function defaultSnapshotDirectory(): string {
+  const cacheHome = process.env.XDG_CACHE_HOME || path.join(homedir(), '.cache');
+  return path.join(cacheHome, 'commerce', 'pglite');
+}
+
+let key: string | undefined;
+
+/** A hash of the PGlite version, the extensions and every migration's name and source. */
+export function snapshotKey(): string {
+  if (key) return key;
+  const hash = createHash('sha256');
+  hash.update(`pglite ${pgliteVersion()}\n`);
+  hash.update(`extensions ${Object.keys(EMBEDDED_EXTENSIONS).sort().join(',')}\n`);
+  for (const [name, migration] of Object.entries(migrations)) {
+    hash.update(`migration ${name}\n${migration.up.toString()}\n${migration.down?.toString() ?? ''}\n`);
+  }
+  key = hash.digest('hex').slice(0, 32);
+  return key;
+}
+
+/** PGlite's version, from the package.json above the module it resolves to. */
+function pgliteVersion(): string {
+  const require = createRequire(import.meta.url);
+  let directory = path.dirname(require.resolve('@electric-sql/pglite'));
+  for (;;) {
+    try {
+      const manifest = require(path.join(directory, 'package.json')) as { name?: string; version?: string };
+      if (manifest.name === '@electric-sql/pglite' && manifest.version) return manifest.version;
+    } catch {
+      // No package.json at this level; keep climbing.
+    }
+    const parent = path.dirname(directory);
+    if (parent === directory) throw new Error('cannot find the version of @electric-sql/pglite');
+    directory = parent;
+  }
+}
+
+async function isMissingOrEmpty(directory: string): Promise<boolean> {
+  try {
+    return (await readdir(directory)).length === 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+}
+
+async function emptyDirectory(directory: string): Promise<void> {
+  for (const entry of await readdir(directory).catch(() => [])) {
+    await rm(path.join(directory, entry), { recursive: true, force: true });
+  }
+}
+
+const STALE_SNAPSHOT_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Writes the snapshot beside its final name and renames it into place, so a
+ * concurrent reader sees the whole file or none; then removes snapshots of
+ * other keys not written for a week (older migrations or PGlite versions).
+ */
+async function saveSnapshot(directory: string, file: string, archive: Blob): Promise<void> {
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    await writeFile(partial, new Uint8Array(await archive.arrayBuffer()), { mode: 0o600 });
+    await rename(partial, file);
+  } finally {
+    await rm(partial, { force: true });
+  }
+  const now = Date.now();
+  for (const entry of await readdir(directory)) {
+    const other = path.join(directory, entry);
+    if (other === file || !entry.startsWith('pglite-')) continue;
+    const { mtimeMs } = await stat(other).catch(() => ({ mtimeMs: now }));
+    if (now - mtimeMs > STALE_SNAPSHOT_MS) await unlink(other).catch(() => {});
+  }
+}
