@@ -39,8 +39,8 @@ const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 
 type Row = Record<string, unknown>;
 interface Store {
-  /** `name` prepares the statement once per connection (PostgreSQL, with BARE_PREPARED_STATEMENTS=1). */
-  query(text: string, params: unknown[], name?: string): Promise<Row[]>;
+  /** A text that starts with `/* prepared *\/` is prepared once per connection on PostgreSQL, as the gateway does. */
+  query(text: string, params: unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -53,7 +53,9 @@ function required(name: string): string {
 // int8 (counts) as numbers, as the gateway's database handle reads them.
 const INT8_OID = 20;
 
-async function openPostgres(url: string, poolSize: number, prepared: boolean): Promise<Store> {
+const PREPARED = '/* prepared */ ';
+
+async function openPostgres(url: string, poolSize: number): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -63,10 +65,16 @@ async function openPostgres(url: string, poolSize: number, prepared: boolean): P
     },
   });
   pool.on('error', () => {});
+  const names = new Map<string, string>();
   return {
-    query: async (text, params, name) =>
-      (await pool.query<Row>(name && prepared ? { name, text, values: params } : { text, values: params }))
-        .rows,
+    query: async (text, params) => {
+      let name: string | undefined;
+      if (text.startsWith(PREPARED)) {
+        name = names.get(text) ?? `bare_${names.size + 1}`;
+        names.set(text, name);
+      }
+      return (await pool.query<Row>(name ? { name, text, values: params } : { text, values: params })).rows;
+    },
     close: () => pool.end(),
   };
 }
@@ -179,11 +187,7 @@ async function main() {
   const databaseUrl = process.env.BARE_DATABASE_URL;
   const dataDir = process.env.BARE_DATA_DIR;
   const store = databaseUrl
-    ? await openPostgres(
-        databaseUrl,
-        Number(process.env.BARE_POOL_SIZE ?? 10),
-        process.env.BARE_PREPARED_STATEMENTS === '1',
-      )
+    ? await openPostgres(databaseUrl, Number(process.env.BARE_POOL_SIZE ?? 10))
     : dataDir
       ? await openPgliteDirectory(dataDir)
       : await openPglite();
@@ -250,9 +254,7 @@ async function main() {
     const tenant = await publicReader(c);
     if (tenant instanceof Response) return tenant;
     const id = tenant.id;
-    const row = (
-      await store.query(SQL.publicItem, [id, c.req.param('slug'), 'ACTIVE', id, id, id, id], 'public_item')
-    )[0];
+    const row = (await store.query(SQL.publicItem, [id, c.req.param('slug'), 'ACTIVE', id, id, id, id]))[0];
     if (!row) return c.json({ error: { code: 'RESOURCE_NOT_FOUND' } }, 404);
     return c.json({ ...publicItem(row), variants: row.variants });
   });

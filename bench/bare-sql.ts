@@ -2,10 +2,13 @@
  * The SQL the gateway sends for each benchmarked route, as Kysely compiles
  * it, character for character: the bare server runs these texts, and the
  * catalog bench checks, before it measures, that the catalog services still
- * compile exactly them (`checkCatalogSql` in catalog.ts).
+ * compile exactly them (`checkCatalogSql` in catalog.ts). A text that starts
+ * with `/* prepared *\/` is one the gateway prepares once per connection on
+ * PostgreSQL (`PREPARED_MARKER` in @commerce/db); the bare server does the same.
  */
 export const SQL = {
-  tenant: 'select "id", "slug", "name" from "organizations" where "slug" = $1 and "status" = $2',
+  tenant:
+    '/* prepared */ select "id", "slug", "name" from "organizations" where "slug" = $1 and "status" = $2',
   user: 'select * from "merchant_users" where "subject" = $1',
   membership: 'select * from "memberships" where "organization_id" = $1 and "user_id" = $2 and "status" = $3',
   list: 'select "memberships".*, "merchant_users"."name" as "user_name" from "memberships" left join "merchant_users" on "merchant_users"."id" = "memberships"."user_id" where "memberships"."organization_id" = $1 order by "memberships"."created_at" asc, "memberships"."id" asc limit $2',
@@ -13,7 +16,7 @@ export const SQL = {
    * `listPublicItems` without filters or cursor: the page and its decorations in one statement.
    * Parameters: organization, 'ACTIVE', limit + 1, organization (three times).
    */
-  publicItems: `with page as (select "items"."organization_id", "items"."id", "items"."slug", "items"."name", "items"."description", "items"."tags", "items"."type", "items"."status", "items"."sort_order", "items"."price_in_cents", "items"."metafields", "items"."archived_at", "items"."created_at", "items"."updated_at" from "items" where "items"."organization_id" = $1 and "items"."status" = $2 and "items"."archived_at" is null order by "items"."sort_order", "items"."created_at" desc, "items"."id" desc limit $3)
+  publicItems: `/* prepared */ with page as (select "items"."organization_id", "items"."id", "items"."slug", "items"."name", "items"."description", "items"."tags", "items"."type", "items"."status", "items"."sort_order", "items"."price_in_cents", "items"."metafields", "items"."archived_at", "items"."created_at", "items"."updated_at" from "items" where "items"."organization_id" = $1 and "items"."status" = $2 and "items"."archived_at" is null order by "items"."sort_order", "items"."created_at" desc, "items"."id" desc limit $3)
     select page.*, (select min(coalesce(v.sale_price_in_cents, v.price_in_cents)) from variants v
         where v.organization_id = $4 and v.item_id = page.id and v.archived_at is null) as sale_price,
       r.rating_average, r.rating_count,
@@ -29,7 +32,7 @@ export const SQL = {
    * `getPublicItem`: the item, its decorations and its variants in one statement.
    * Parameters: organization, slug, 'ACTIVE', organization (four times).
    */
-  publicItem: `with page as (select "items"."organization_id", "items"."id", "items"."slug", "items"."name", "items"."description", "items"."tags", "items"."type", "items"."status", "items"."sort_order", "items"."price_in_cents", "items"."metafields", "items"."archived_at", "items"."created_at", "items"."updated_at" from "items" where "organization_id" = $1 and "slug" = $2 and "status" = $3 and "archived_at" is null)
+  publicItem: `/* prepared */ with page as (select "items"."organization_id", "items"."id", "items"."slug", "items"."name", "items"."description", "items"."tags", "items"."type", "items"."status", "items"."sort_order", "items"."price_in_cents", "items"."metafields", "items"."archived_at", "items"."created_at", "items"."updated_at" from "items" where "organization_id" = $1 and "slug" = $2 and "status" = $3 and "archived_at" is null)
     select page.*, (select min(coalesce(v.sale_price_in_cents, v.price_in_cents)) from variants v
         where v.organization_id = $4 and v.item_id = page.id and v.archived_at is null) as sale_price,
       r.rating_average, r.rating_count,

@@ -1,4 +1,4 @@
-import type { Database } from '@commerce/db';
+import { type Database, prepared } from '@commerce/db';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { organizationSlugSchema } from './schemas.ts';
 
@@ -8,7 +8,8 @@ export interface Tenant {
   name: string;
 }
 
-// Every tenant request runs this lookup: it is compiled once and run with each request's slug.
+// Every tenant request runs this lookup: it is compiled once, prepared once per PostgreSQL
+// connection, and run with each request's slug.
 let compiledLookup: CompiledQuery<TenantRow> | undefined;
 
 interface TenantRow {
@@ -28,7 +29,7 @@ function lookupQuery(db: Kysely<Database>, slug: string) {
 /** The active organization a request's `x-organization-slug` names, if any. */
 export async function findTenantBySlug(db: Kysely<Database>, slug: string): Promise<Tenant | undefined> {
   if (!organizationSlugSchema.safeParse(slug).success) return undefined;
-  compiledLookup ??= lookupQuery(db, '').compile();
+  compiledLookup ??= prepared(lookupQuery(db, '').compile());
   const [, ...fixed] = compiledLookup.parameters;
   const { rows } = await db.executeQuery<TenantRow>({ ...compiledLookup, parameters: [slug, ...fixed] });
   const row = rows[0];

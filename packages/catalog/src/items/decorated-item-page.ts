@@ -1,4 +1,4 @@
-import type { Database } from '@commerce/db';
+import { type Database, prepared } from '@commerce/db';
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import {
   type DecorateOptions,
@@ -42,10 +42,17 @@ export async function decoratedItemPage(
   page: { cursor: ItemCursor | undefined; limit: number; search: string | undefined },
   options: DecorateOptions = {},
 ): Promise<(ItemRow & DecorationColumns)[]> {
-  const decorated = (query: Parameters<typeof decoratedPageQuery>[1]) =>
-    decoratedPageQuery<ItemRow>(organizationId, query, { ...options, orderBy: PAGE_ITEM_ORDER }).execute(db);
+  const decorated = (query: Parameters<typeof decoratedPageQuery>[1], prepare = false) => {
+    const compiled = decoratedPageQuery<ItemRow>(organizationId, query, {
+      ...options,
+      orderBy: PAGE_ITEM_ORDER,
+    }).compile(db);
+    return db.executeQuery(prepare ? prepared(compiled) : compiled);
+  };
   const { cursor, limit, search } = page;
-  if (!search) return (await decorated(inItemOrder(filtered, organizationId, cursor, limit))).rows;
+  // A page without a search is prepared: its text is one of a few shapes (which filters, whether
+  // a cursor), never longer with the data, so each connection holds a handful of them at most.
+  if (!search) return (await decorated(inItemOrder(filtered, organizationId, cursor, limit), true)).rows;
 
   const head = inItemOrder(
     filtered.select('items.search_text'),

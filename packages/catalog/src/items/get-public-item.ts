@@ -1,4 +1,4 @@
-import type { Database } from '@commerce/db';
+import { type Database, prepared } from '@commerce/db';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import {
   type DecorationColumns,
@@ -19,7 +19,8 @@ type PublicItemRow = ItemRow & DecorationColumns & { variants: PublicVariantRead
 const ORGANIZATION = '\u0000organization';
 const SLUG = '\u0000slug';
 
-// Every storefront item page runs this one statement: it is compiled once and run with each request's values.
+// Every storefront item page runs this one statement: it is compiled once, prepared once per
+// PostgreSQL connection, and run with each request's values.
 let compiled: CompiledQuery<PublicItemRow> | undefined;
 
 function publicItemQuery(db: Kysely<Database>, organizationId: string, slug: string) {
@@ -54,7 +55,7 @@ export async function getPublicItem(
   organizationId: string,
   slug: string,
 ): Promise<PublicItemDetailRead> {
-  compiled ??= publicItemQuery(db, ORGANIZATION, SLUG).compile(db) as CompiledQuery<PublicItemRow>;
+  compiled ??= prepared(publicItemQuery(db, ORGANIZATION, SLUG).compile(db) as CompiledQuery<PublicItemRow>);
   const parameters = compiled.parameters.map((value) =>
     value === ORGANIZATION ? organizationId : value === SLUG ? slug : value,
   );
