@@ -54,23 +54,41 @@ const rateLimitRules = (ctx: ApiContext) =>
   }) satisfies Record<RateLimitName, unknown>;
 
 /** Applies the rule a procedure names in its meta, keyed per tenant and client. */
+async function consumeRateLimit(ctx: ApiContext, meta: ApiMeta | undefined): Promise<void> {
+  if (!meta?.rateLimit) return;
+  const rule = rateLimitRules(ctx)[meta.rateLimit];
+  await ctx.services.rateLimiter.consume(
+    rule,
+    rateLimitKey([ctx.observed.tenant?.organizationId ?? '-', ctx.request.clientIp]),
+  );
+}
+
 const rateLimited = t.middleware(async ({ ctx, meta, next }) => {
-  if (meta?.rateLimit) {
-    const rule = rateLimitRules(ctx)[meta.rateLimit];
-    await ctx.services.rateLimiter.consume(
-      rule,
-      rateLimitKey([ctx.observed.tenant?.organizationId ?? '-', ctx.request.clientIp]),
-    );
-  }
+  await consumeRateLimit(ctx, meta);
   return next();
 });
 
-const tenantResolved = t.middleware(async ({ ctx, next }) => {
+/** The active organization of `x-organization-slug`: 400 TENANT_REQUIRED without one, 404 when unknown. */
+async function resolveTenant(ctx: ApiContext) {
   const slug = ctx.request.headers.get('x-organization-slug')?.trim();
   if (!slug) throw new AppError('TENANT_REQUIRED');
   const tenant = await findTenantBySlug(ctx.db, slug);
   if (!tenant) throw AppError.notFound('Organization not found');
   ctx.observed.tenant = tenant;
+  return tenant;
+}
+
+const tenantResolved = t.middleware(async ({ ctx, next }) =>
+  next({ ctx: { tenant: await resolveTenant(ctx) } }),
+);
+
+/**
+ * `tenantResolved` then `rateLimited` as one middleware: every storefront
+ * read passes here, and each middleware level costs tRPC a context merge.
+ */
+const tenantResolvedAndLimited = t.middleware(async ({ ctx, meta, next }) => {
+  const tenant = await resolveTenant(ctx);
+  await consumeRateLimit(ctx, meta);
   return next({ ctx: { tenant } });
 });
 
@@ -142,7 +160,7 @@ const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
 
 export const publicProcedure = t.procedure.meta({ auth: 'public' }).use(rateLimited);
 
-export const tenantProcedure = t.procedure.meta({ auth: 'tenant' }).use(tenantResolved).use(rateLimited);
+export const tenantProcedure = t.procedure.meta({ auth: 'tenant' }).use(tenantResolvedAndLimited);
 
 /** A signed-in customer of the tenant: `ctx.tenant` and `ctx.customer` (see `customerAuthenticated`). */
 export const customerProcedure = t.procedure
