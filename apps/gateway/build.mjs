@@ -34,5 +34,7 @@ await build({
 try {
   execFileSync(process.execPath, ['dist/main.js', 'prepare-embedded'], { stdio: 'inherit' });
 } catch (error) {
-  console.warn(`build: no embedded database snapshot (${error.message}); new data directories will run initdb`);
+  console.warn(
+    `build: no embedded database snapshot (${error.message}); new data directories will run initdb`,
+  );
 }
