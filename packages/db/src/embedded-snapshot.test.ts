@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedAtLatest, snapshotKey } from './embedded-snapshot.ts';
+import { openEmbeddedAtLatest, snapshotKey, snapshotKeyOf } from './embedded-snapshot.ts';
 import { migrations } from './migrations/index.ts';
 import type { DatabaseHandle } from './open-database.ts';
 import { testDatabaseKind } from './testing.ts';
@@ -94,6 +94,17 @@ describe.skipIf(testDatabaseKind === 'postgres')('openEmbeddedAtLatest', () => {
 
   it('names snapshots by what decides their content', () => {
     expect(snapshotKey()).toMatch(/^[0-9a-f]{32}$/);
-    expect(snapshotKey()).toBe(snapshotKey());
+    const inputs = { pgliteVersion: '0.5.16', extensions: ['citext', 'pg_trgm'], migrations };
+    const base = snapshotKeyOf(inputs);
+    expect(snapshotKeyOf({ ...inputs, extensions: ['pg_trgm', 'citext'] })).toBe(base);
+    const [firstName, first] = Object.entries(migrations)[0]!;
+    const edited = { ...migrations, [firstName]: { ...first, up: async () => {} } };
+    for (const changed of [
+      { ...inputs, pgliteVersion: '0.5.17' },
+      { ...inputs, extensions: ['citext'] },
+      { ...inputs, migrations: edited },
+      { ...inputs, migrations: { ...migrations, '2099_01_01_0001_next': first } },
+    ])
+      expect(snapshotKeyOf(changed)).not.toBe(base);
   });
 });

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'n
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import type { Migration } from 'kysely';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { type DatabaseHandle, EMBEDDED_EXTENSIONS, openEmbedded } from './open-database.ts';
@@ -61,17 +62,33 @@ function defaultSnapshotDirectory(): string {
 
 let key: string | undefined;
 
-/** A hash of the PGlite version, the extensions and every migration's name and source. */
+/** This process's snapshot key (see `snapshotKeyOf`). */
 export function snapshotKey(): string {
-  if (key) return key;
+  key ??= snapshotKeyOf({
+    pgliteVersion: pgliteVersion(),
+    extensions: Object.keys(EMBEDDED_EXTENSIONS),
+    migrations,
+  });
+  return key;
+}
+
+/**
+ * A hash of the PGlite version, the extensions and every migration's name
+ * and source (each migration is self-contained: its `up` and `down` are its
+ * whole source).
+ */
+export function snapshotKeyOf(inputs: {
+  pgliteVersion: string;
+  extensions: readonly string[];
+  migrations: Record<string, Migration>;
+}): string {
   const hash = createHash('sha256');
-  hash.update(`pglite ${pgliteVersion()}\n`);
-  hash.update(`extensions ${Object.keys(EMBEDDED_EXTENSIONS).sort().join(',')}\n`);
-  for (const [name, migration] of Object.entries(migrations)) {
+  hash.update(`pglite ${inputs.pgliteVersion}\n`);
+  hash.update(`extensions ${[...inputs.extensions].sort().join(',')}\n`);
+  for (const [name, migration] of Object.entries(inputs.migrations)) {
     hash.update(`migration ${name}\n${migration.up.toString()}\n${migration.down?.toString() ?? ''}\n`);
   }
-  key = hash.digest('hex').slice(0, 32);
-  return key;
+  return hash.digest('hex').slice(0, 32);
 }
 
 /** PGlite's version, from the package.json above the module it resolves to. */
