@@ -1,3 +1,4 @@
+import { runPeriodically } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import { pruneIdempotencyKeys, prunePaymentWebhookEvents } from '@commerce/db';
 import { pruneActionTokens } from '@commerce/orders';
@@ -39,29 +40,15 @@ export function startHousekeeping(dependencies: {
   intervalMs: number;
   logger: HousekeepingLogger;
 }): { runOnce(): Promise<HousekeepingResult>; stop(): Promise<void> } {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
   const runOnce = async () => {
     const result = await runHousekeeping(dependencies.db, dependencies.clock.now());
     if (Object.values(result).some((count) => count > 0))
       dependencies.logger.info({ ...result }, 'housekeeping');
     return result;
   };
-  const tick = () => {
-    running = runOnce()
-      .catch((error: unknown) => dependencies.logger.error({ err: error }, 'housekeeping failed'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, dependencies.intervalMs);
-      });
-  };
-  timer = setTimeout(tick, dependencies.intervalMs);
-  return {
-    runOnce,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  const periodic = runPeriodically(runOnce, {
+    intervalMs: dependencies.intervalMs,
+    onError: (error) => dependencies.logger.error({ err: error }, 'housekeeping failed'),
+  });
+  return { runOnce, stop: () => periodic.stop() };
 }

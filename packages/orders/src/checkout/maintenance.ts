@@ -1,4 +1,4 @@
-import { AppError, hashToken, isTokenOf, newToken } from '@commerce/core';
+import { AppError, hashToken, isTokenOf, newToken, runPeriodically } from '@commerce/core';
 import { type Database, inTransaction } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { CancelPaymentIntentResult, PaymentProvider } from '@commerce/payments';
@@ -443,9 +443,6 @@ export function startCheckoutMaintenance(dependencies: {
   batchSize?: number;
 }): RunningCheckoutMaintenance {
   const batchSize = dependencies.batchSize ?? 100;
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
 
   const runOnce = async () => {
     let expired = 0;
@@ -472,28 +469,17 @@ export function startCheckoutMaintenance(dependencies: {
       // Claimed payments are not claimed again at once; a failed batch waits for the next tick.
       const isPaymentBatchFull =
         payments !== undefined && payments.claimed === batchSize && payments.failed === 0;
-      if (stopped || (expiredNow < batchSize && remindedNow < batchSize && !isPaymentBatchFull)) break;
+      if (periodic.stopped || (expiredNow < batchSize && remindedNow < batchSize && !isPaymentBatchFull))
+        break;
     }
     if (expired + paymentsTimedOut + reminded > 0)
       dependencies.logger.info({ expired, paymentsTimedOut, reminded }, 'checkout sweep');
     return { expired, paymentsTimedOut, reminded };
   };
 
-  const tick = () => {
-    running = runOnce()
-      .catch((error: unknown) => dependencies.logger.error({ err: error }, 'checkout sweep failed'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, dependencies.intervalMs);
-      });
-  };
-  timer = setTimeout(tick, dependencies.intervalMs);
-
-  return {
-    runOnce,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  const periodic = runPeriodically(runOnce, {
+    intervalMs: dependencies.intervalMs,
+    onError: (error) => dependencies.logger.error({ err: error }, 'checkout sweep failed'),
+  });
+  return { runOnce, stop: () => periodic.stop() };
 }
