@@ -7,7 +7,7 @@ import { formatMoney } from '../orders/money.ts';
 import { findOrder } from '../orders/order-read.ts';
 import { moveSession } from './complete-session.ts';
 import { setOrderPaymentStatus } from './place-order.ts';
-import { EXPIRING_STATUSES } from './session-store.ts';
+import { EXPIRING_STATUSES, lockSessionAndAttempt } from './session-store.ts';
 import { releaseReservations } from './stock.ts';
 
 export interface SweepOptions {
@@ -242,23 +242,10 @@ async function expireAfterCancel(
   claim: ClaimedPayment,
   options: PaymentTimeoutSweepOptions,
 ): Promise<boolean> {
-  const session = await trx
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('organization_id', '=', claim.organizationId)
-    .where('id', '=', claim.checkoutSessionId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+  const { session, attempt } = await lockSessionAndAttempt(trx, claim);
   // PAYMENT_FAILED: a failure webhook came during the call (and released the stock); the intent is
   // cancelled now, so that session cannot pay any more either.
   if (session.status !== 'AWAITING_PAYMENT' && session.status !== 'PAYMENT_FAILED') return false;
-  const attempt = await trx
-    .selectFrom('payment_attempts')
-    .selectAll()
-    .where('organization_id', '=', claim.organizationId)
-    .where('id', '=', claim.paymentAttemptId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
   // An intent created during the call was not cancelled: the next claim cancels it.
   if (attempt.status === 'SUCCEEDED' || attempt.intent_id !== claim.intentId) return false;
   await trx

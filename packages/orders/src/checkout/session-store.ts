@@ -1,5 +1,11 @@
 import { AppError, hashToken, isTokenOf } from '@commerce/core';
-import type { CheckoutSession, CheckoutSessionLine, Database, PaymentStatus } from '@commerce/db';
+import type {
+  CheckoutSession,
+  CheckoutSessionLine,
+  Database,
+  PaymentAttempt,
+  PaymentStatus,
+} from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { PricedLine } from './quote.ts';
 import type { CheckoutLineInput, CheckoutSessionRead, ShippingOption } from './schemas.ts';
@@ -35,6 +41,33 @@ export async function findSessionByToken(
     .executeTakeFirst();
   if (!session || session.status === 'EXPIRED' || isPastExpiry(session, options.at)) throw notFound();
   return session;
+}
+
+/**
+ * Locks a checkout session, then one of its payment attempts: the order in
+ * which payment-session takes them (the session by its token, then its
+ * attempt), so the webhook and the payment-timeout sweep, which take both,
+ * never deadlock with it or with each other.
+ */
+export async function lockSessionAndAttempt(
+  trx: Kysely<Database>,
+  ids: { organizationId: string; checkoutSessionId: string; paymentAttemptId: string },
+): Promise<{ session: CheckoutSession; attempt: PaymentAttempt }> {
+  const session = await trx
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('organization_id', '=', ids.organizationId)
+    .where('id', '=', ids.checkoutSessionId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const attempt = await trx
+    .selectFrom('payment_attempts')
+    .selectAll()
+    .where('organization_id', '=', ids.organizationId)
+    .where('id', '=', ids.paymentAttemptId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  return { session, attempt };
 }
 
 export function sessionLines(

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { findOrder } from '../orders/order-read.ts';
 import { completeSession, moveSession } from './complete-session.ts';
 import { confirmCheckoutOrder, setOrderPaymentStatus } from './place-order.ts';
-import { sessionLines } from './session-store.ts';
+import { lockSessionAndAttempt, sessionLines } from './session-store.ts';
 import { consumeReservations, releaseReservations, retakeStock } from './stock.ts';
 
 export interface SettleOptions {
@@ -71,21 +71,11 @@ export async function settlePaymentEvent(
     .where('intent_id', '=', event.intentId)
     .executeTakeFirst();
   if (!found) return { outcome: 'unknown_intent' };
-  // Session first, then attempt: the order payment-session locks them in, so the two never deadlock.
-  const session = await trx
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('organization_id', '=', found.organization_id)
-    .where('id', '=', found.checkout_session_id)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
-  const attempt = await trx
-    .selectFrom('payment_attempts')
-    .selectAll()
-    .where('organization_id', '=', found.organization_id)
-    .where('id', '=', found.id)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+  const { session, attempt } = await lockSessionAndAttempt(trx, {
+    organizationId: found.organization_id,
+    checkoutSessionId: found.checkout_session_id,
+    paymentAttemptId: found.id,
+  });
   const ids = { organizationId: attempt.organization_id, orderId: attempt.order_id };
   const target = isSuccess ? 'SUCCEEDED' : 'FAILED';
   if (attempt.status === 'SUCCEEDED' || attempt.status === target) return { outcome: 'unchanged', ...ids };
