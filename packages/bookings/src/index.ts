@@ -1,0 +1,6 @@
+/**
+ * Bookings (CONTRACT-bookings.md, section 14): booking services, resources,
+ * availability, holds and bookings. Pure services over Kysely, like catalog
+ * and orders; the tRPC router in @commerce/api exposes them.
+ */
+export {};

@@ -1,0 +1,3 @@
+import { baseConfig } from '@commerce/vitest-config';
+
+export default baseConfig;
