@@ -386,8 +386,27 @@ describe('own orders', () => {
       201,
     );
 
+  /** The merchant moves a legacy order along the status table. */
+  async function move(slug: string, ownerEmail: string, order: Order, statuses: string[]): Promise<void> {
+    const token = await h.token({ email: ownerEmail });
+    for (const status of statuses) {
+      await ok(
+        await h.app.request(`/api/v1/merchant/orders/${order.id}/status`, {
+          method: 'PATCH',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'x-organization-slug': slug,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ status }),
+        }),
+      );
+    }
+  }
+  let itemId: string;
+
   beforeAll(async () => {
-    const itemId = await newItem(shop.slug, 'owner@account-shop.test');
+    itemId = await newItem(shop.slug, 'owner@account-shop.test');
     const otherItemId = await newItem(other.slug, 'owner@account-other.test');
     adaOrders = [];
     adaOrders.push(await place(shop.slug, itemId, 'buyer@example.com'));
@@ -396,6 +415,39 @@ describe('own orders', () => {
     h.clock.advance(1000);
     adaOrders.push(await place(shop.slug, itemId, 'Buyer@Example.com'));
     foreignOrder = await place(other.slug, otherItemId, 'buyer@example.com');
+    // Legacy orders show in an account once the merchant has confirmed them.
+    for (const order of [...adaOrders, bobOrder]) {
+      await move(shop.slug, 'owner@account-shop.test', order, ['CONFIRMED']);
+    }
+    await move(other.slug, 'owner@account-other.test', foreignOrder, ['CONFIRMED']);
+  });
+
+  it('shows an anonymous legacy order only once the merchant confirmed it, and never one cancelled unconfirmed', async () => {
+    const email = 'planted@example.com';
+    const planted = await place(shop.slug, itemId, email);
+    const call = as(await signIn(email));
+    const hidden = [
+      '/customer/account/orders',
+      `/customer/account/orders/by-reference/${planted.orderReference}`,
+      `/customer/account/orders/${planted.orderNumber}`,
+    ];
+    expect(await ok(await call('GET', hidden[0]!))).toEqual({ data: [], nextCursor: null });
+    for (const path of hidden.slice(1)) await expectError(await call('GET', path), 404, 'RESOURCE_NOT_FOUND');
+    await expectError(
+      await call('GET', `/customer/account/orders?cursor=${planted.id}`),
+      400,
+      'VALIDATION_FAILED',
+    );
+
+    const turnedAway = await place(shop.slug, itemId, email);
+    await move(shop.slug, 'owner@account-shop.test', turnedAway, ['CANCELLED']);
+    for (const statuses of [['CONFIRMED'], ['PROCESSING'], ['COMPLETED']]) {
+      await move(shop.slug, 'owner@account-shop.test', planted, statuses);
+      const page = await ok<{ data: Order[] }>(await call('GET', '/customer/account/orders'));
+      expect(page.data.map((order) => order.id)).toEqual([planted.id]);
+      expect(await ok<Order>(await call('GET', hidden[1]!))).toMatchObject({ id: planted.id });
+      expect(await ok<Order>(await call('GET', hidden[2]!))).toMatchObject({ id: planted.id });
+    }
   });
 
   it('lists the orders placed with the verified email, newest first, without notes', async () => {

@@ -469,3 +469,180 @@ describe('POST /trpc/public.customerAuth.verify (first-party apps)', () => {
     );
   });
 });
+
+describe('audit of authentication events', () => {
+  interface AuditRecord {
+    actorUserId: string | null;
+    action: string;
+    targetType: string;
+    targetId: string | null;
+    metadata: Record<string, unknown>;
+  }
+
+  /** The shop's audit records about `targetId`, oldest first, as its Owner reads them. */
+  async function merchantAudit(targetId: string): Promise<AuditRecord[]> {
+    const token = await h.token({ email: 'owner@auth-shop.test' });
+    const response = await h.app.request(`/api/v1/merchant/audit-logs?targetId=${targetId}`, {
+      headers: { authorization: `Bearer ${token}`, 'x-organization-slug': shop.slug },
+    });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: AuditRecord[] }).data.reverse();
+  }
+
+  const asCustomer = (sessionToken: string, method: string, path: string, body?: unknown) =>
+    h.app.request(`/api/v1${path}`, {
+      method,
+      headers: {
+        'x-organization-slug': shop.slug,
+        authorization: `Bearer ${sessionToken}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+
+  it('records sign-in, email-change requests and confirmations and logout with the customer as actor, without codes, links or tokens', async () => {
+    const secrets: string[] = [];
+    const first = await signIn('audited@example.com');
+    secrets.push(first.sessionToken, (await latestEmail('audited@example.com')).code);
+    const customerId = first.customerId;
+    h.clock.advance(1000);
+    await post('/public/customer/auth/request-link', { email: 'audited@example.com' });
+    const link = await latestEmail('audited@example.com');
+    secrets.push(link.token!, link.code);
+    const linked = (await (await post('/public/customer/auth/verify', { token: link.token })).json()) as {
+      sessionToken: string;
+    };
+    secrets.push(linked.sessionToken);
+
+    h.clock.advance(1000);
+    const profile = (body: unknown) =>
+      asCustomer(linked.sessionToken, 'PATCH', '/customer/account/profile', body);
+    expect((await profile({ email: 'audited-new@example.com' })).status).toBe(200);
+    h.clock.advance(1000);
+    expect((await profile({ email: 'audited@example.com' })).status).toBe(200);
+    h.clock.advance(1000);
+    expect((await profile({ email: 'audited-new@example.com' })).status).toBe(200);
+    const change = await latestEmail('audited-new@example.com');
+    secrets.push(change.token!, change.code);
+    h.clock.advance(1000);
+    const moved = await post('/public/customer/auth/verify', { token: change.token });
+    expect(moved.status).toBe(200);
+    const movedSession = ((await moved.json()) as { sessionToken: string }).sessionToken;
+    secrets.push(movedSession);
+    h.clock.advance(1000);
+    expect((await asCustomer(movedSession, 'POST', '/customer/auth/logout', {})).status).toBe(200);
+    // A second logout of the revoked session is refused and records nothing.
+    expect((await asCustomer(movedSession, 'POST', '/customer/auth/logout', {})).status).toBe(401);
+
+    const records = await merchantAudit(customerId);
+    expect(records.map(({ action, metadata }) => ({ action, metadata }))).toEqual([
+      { action: 'customer.signed_in', metadata: { method: 'CODE' } },
+      { action: 'customer.signed_in', metadata: { method: 'LINK' } },
+      { action: 'customer.email_change_requested', metadata: { pendingEmail: 'audited-new@example.com' } },
+      { action: 'customer.email_change_withdrawn', metadata: { pendingEmail: 'audited-new@example.com' } },
+      { action: 'customer.email_change_requested', metadata: { pendingEmail: 'audited-new@example.com' } },
+      { action: 'customer.email_changed', metadata: { previousEmail: 'audited@example.com' } },
+      { action: 'customer.signed_in', metadata: { method: 'LINK' } },
+      { action: 'customer.signed_out', metadata: {} },
+    ]);
+    for (const record of records) {
+      expect(record).toMatchObject({ actorUserId: customerId, targetType: 'customer', targetId: customerId });
+    }
+    const stored = JSON.stringify(
+      await h.database.db
+        .selectFrom('audit_logs')
+        .selectAll()
+        .where('organization_id', '=', shop.id)
+        .execute(),
+    );
+    for (const secret of secrets) expect(stored).not.toContain(secret);
+    expect(stored).not.toContain('/account/verify');
+
+    // The export shows them too, with the actor's email at the time.
+    const token = await h.token({ email: 'owner@auth-shop.test' });
+    const csv = await (
+      await h.app.request(`/api/v1/merchant/audit-logs/export?targetId=${customerId}`, {
+        headers: { authorization: `Bearer ${token}`, 'x-organization-slug': shop.slug },
+      })
+    ).text();
+    expect(csv).toContain(`${customerId},audited@example.com,customer.signed_in,customer,${customerId}`);
+    expect(csv).toContain(`${customerId},audited-new@example.com,customer.signed_out,customer,${customerId}`);
+  });
+
+  it('records the lockout once, when a wrong code voids the codes, for known and unknown emails', async () => {
+    const known = await signIn('locked-out@example.com');
+    for (const email of ['locked-out@example.com', 'never-signed-in@example.com']) {
+      await post('/public/customer/auth/request-otp', { email });
+      const { code } = await latestEmail(email);
+      const wrong = code === '000000' ? '111111' : '000000';
+      for (let attempt = 0; attempt < 6; attempt += 1) {
+        await post('/public/customer/auth/verify', { email, code: wrong });
+      }
+    }
+    const lockouts = await h.database.db
+      .selectFrom('audit_logs')
+      .select(['actor_user_id', 'actor_email', 'target_id', 'metadata'])
+      .where('organization_id', '=', shop.id)
+      .where('action', '=', 'customer.sign_in_locked')
+      .where('actor_email', 'in', ['locked-out@example.com', 'never-signed-in@example.com'])
+      .orderBy('id')
+      .execute();
+    expect(lockouts).toEqual([
+      {
+        actor_user_id: known.customerId,
+        actor_email: 'locked-out@example.com',
+        target_id: known.customerId,
+        metadata: { voidedCodes: 1 },
+      },
+      {
+        actor_user_id: null,
+        actor_email: 'never-signed-in@example.com',
+        target_id: null,
+        metadata: { voidedCodes: 1 },
+      },
+    ]);
+    expect((await merchantAudit(known.customerId)).map((record) => record.action)).toEqual([
+      'customer.signed_in',
+      'customer.sign_in_locked',
+    ]);
+  });
+});
+
+describe('audit of merchant identity binding', () => {
+  it('records membership.activated when a grant binds an existing user at once', async () => {
+    const ownerToken = await h.token({ email: 'owner@auth-shop.test' });
+    const merchant = (method: string, path: string, body?: unknown) =>
+      h.app.request(`/api/v1${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${ownerToken}`,
+          'x-organization-slug': shop.slug,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    // A user the identity provider vouched for signs in (in another organization's context) first.
+    const userToken = await h.token({ email: 'existing-user@auth-shop.test' });
+    const session = await h.app.request('/api/v1/merchant/auth/session', {
+      headers: { authorization: `Bearer ${userToken}` },
+    });
+    const userId = ((await session.json()) as { user: { id: string } }).user.id;
+
+    const granted = await merchant('POST', '/merchant/auth/memberships', {
+      email: 'existing-user@auth-shop.test',
+      role: 'Admin',
+    });
+    expect(granted.status).toBe(201);
+    const membership = (await granted.json()) as { id: string; status: string };
+    expect(membership.status).toBe('ACTIVE');
+
+    const audit = await merchant('GET', `/merchant/audit-logs?targetId=${membership.id}`);
+    const records = (
+      (await audit.json()) as { data: { action: string; actorUserId: string; metadata: unknown }[] }
+    ).data;
+    expect(records.map(({ action, actorUserId, metadata }) => ({ action, actorUserId, metadata }))).toEqual([
+      expect.objectContaining({ action: 'membership.granted' }),
+      { action: 'membership.activated', actorUserId: userId, metadata: { via: 'grant' } },
+    ]);
+  });
+});

@@ -391,6 +391,66 @@ describe('PATCH /merchant/items/{id}', () => {
   });
 });
 
+describe('PATCH /merchant/items/{id} metafields', () => {
+  it('merges per key, deletes a key sent as null, keeps reserved keys and refuses a merged set over the limits', async () => {
+    const item = await createItem(shop, {
+      status: 'ACTIVE',
+      metafields: { color: 'red', size: 'M', fit: 'slim' },
+    });
+    await shop.call('owner', 'POST', `/merchant/items/${item.id}/archive`);
+
+    const merged = await shop.call('owner', 'PATCH', `/merchant/items/${item.id}`, {
+      metafields: { size: 'L', fit: null, care: 'hand wash' },
+    });
+    expect(merged.status).toBe(200);
+    expect(((await merged.json()) as ItemBody).metafields).toEqual({
+      color: 'red',
+      size: 'L',
+      care: 'hand wash',
+      __archivedFromStatus: 'ACTIVE',
+    });
+
+    await expectError(
+      await shop.call('owner', 'PATCH', `/merchant/items/${item.id}`, {
+        metafields: { __archivedFromStatus: null },
+      }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    const tooMany = Object.fromEntries(Array.from({ length: 98 }, (_, i) => [`k${i}`, i]));
+    const refused = await expectError(
+      await shop.call('owner', 'PATCH', `/merchant/items/${item.id}`, { metafields: tooMany }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect(refused.details?.issues?.[0]?.path).toBe('metafields');
+    expect((await itemRow(shop.organizationId, item.id))?.metafields).toEqual({
+      color: 'red',
+      size: 'L',
+      care: 'hand wash',
+      __archivedFromStatus: 'ACTIVE',
+    });
+  });
+
+  it.skipIf(testDatabaseKind !== 'postgres')(
+    'keeps both keys of concurrent PATCHes of different keys',
+    async () => {
+      const item = await createItem(shop, { metafields: { base: 1 } });
+      const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
+      const responses = await Promise.all(
+        keys.map((key) =>
+          shop.call('owner', 'PATCH', `/merchant/items/${item.id}`, { metafields: { [key]: key } }),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(keys.map(() => 200));
+      expect((await itemRow(shop.organizationId, item.id))?.metafields).toEqual({
+        base: 1,
+        ...Object.fromEntries(keys.map((key) => [key, key])),
+      });
+    },
+  );
+});
+
 describe('PATCH /merchant/items/reorder', () => {
   for (const actor of ACTORS) {
     const status = expectedStatus(actor, WRITERS, 200);

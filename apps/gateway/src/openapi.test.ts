@@ -58,6 +58,12 @@ describe('GET /api/v1/openapi.json', () => {
     const publicRead = document.paths['/public/organization']?.get;
     expect(publicRead!.security).toEqual([{ OrganizationSlug: [] }]);
     expect(publicRead!.responses['429']?.headers?.['Retry-After']).toBeDefined();
+    // An unknown collection's items are a 404, documented with the route (issue 12).
+    const collectionItems = document.paths['/public/collections/{slug}/items']?.get as Operation & {
+      description?: string;
+    };
+    expect(JSON.stringify(collectionItems.responses['404'])).toContain('RESOURCE_NOT_FOUND');
+    expect(collectionItems.description).toContain('`404 RESOURCE_NOT_FOUND`');
     expect(document.paths['/merchant/auth/memberships']?.get?.security).toEqual([
       { BearerAuth: [], OrganizationSlug: [] },
     ]);

@@ -212,7 +212,7 @@ describe('GET /public/collections/{slug}/items', () => {
     );
   });
 
-  it('answers 200 [] for a DRAFT, archived, unknown or foreign collection', async () => {
+  it('answers 200 [] for a DRAFT or archived collection and 404 for an unknown or foreign slug', async () => {
     const item = await insertItem(shop);
     const draft = await newCollection(shop, { status: 'DRAFT' });
     const archived = await newCollection(shop);
@@ -223,10 +223,17 @@ describe('GET /public/collections/{slug}/items', () => {
     const foreignItem = await insertItem(other);
     await merchant(other, 'POST', `/merchant/collections/${foreign.id}/items`, { itemIds: [foreignItem] });
 
-    for (const slug of [draft.slug, archived.slug, 'no-such-collection', foreign.slug]) {
+    for (const slug of [draft.slug, archived.slug]) {
       const response = await storefront(shop, `/public/collections/${slug}/items`);
       expect(response.status, slug).toBe(200);
       expect(await response.json(), slug).toEqual([]);
+    }
+    for (const slug of ['no-such-collection', foreign.slug]) {
+      await expectError(
+        await storefront(shop, `/public/collections/${slug}/items`),
+        404,
+        'RESOURCE_NOT_FOUND',
+      );
     }
     // The other tenant sees its own collection's items.
     const theirs = await json<{ id: string }[]>(

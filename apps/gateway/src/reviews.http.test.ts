@@ -146,6 +146,45 @@ describe('POST /public/items/{itemId}/reviews', () => {
   });
 });
 
+describe('verified purchase', () => {
+  const legacyOrder = async (itemId: string, email: string) => {
+    const response = await publicCall(shop, 'POST', '/public/orders', {
+      customerName: 'Anyone',
+      customerEmail: email,
+      items: [{ itemId, name: 'Reviewed', quantity: 1, unitPriceInCents: 0 }],
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  };
+  const verifiedOf = async (itemId: string, email: string) => {
+    const page = (await (await shop.call('owner', 'GET', `/merchant/reviews?itemId=${itemId}`)).json()) as {
+      data: { authorEmail: string; verifiedPurchase: boolean }[];
+    };
+    return page.data.find((row) => row.authorEmail === email)?.verifiedPurchase;
+  };
+
+  it('is not manufactured by an anonymous legacy order; it counts once the merchant completed the order', async () => {
+    const itemId = await insertItem(shop);
+    await legacyOrder(itemId, 'victim@x.test');
+    expect(
+      (await publicCall(shop, 'POST', `/public/items/${itemId}/reviews`, validReview('victim@x.test')))
+        .status,
+    ).toBe(201);
+    expect(await verifiedOf(itemId, 'victim@x.test')).toBe(false);
+
+    const orderId = await legacyOrder(itemId, 'buyer@x.test');
+    for (const status of ['CONFIRMED', 'PROCESSING', 'COMPLETED']) {
+      expect(
+        (await shop.call('owner', 'PATCH', `/merchant/orders/${orderId}/status`, { status })).status,
+      ).toBe(200);
+    }
+    expect(
+      (await publicCall(shop, 'POST', `/public/items/${itemId}/reviews`, validReview('buyer@x.test'))).status,
+    ).toBe(201);
+    expect(await verifiedOf(itemId, 'buyer@x.test')).toBe(true);
+  });
+});
+
 describe('merchant moderation', () => {
   let queued: string;
   beforeAll(async () => {

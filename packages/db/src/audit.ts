@@ -2,9 +2,20 @@ import { newId } from '@commerce/core';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
+/**
+ * Who acted. `userId` is a merchant user's id (`usr_…`), a customer's id
+ * (`cus_…`) for what shoppers do to their own account, or null for the
+ * service itself; ids carry their type's prefix, so `actorUserId` says which.
+ * `email` is the actor's email at the time (shown only in the CSV export).
+ */
 export interface AuditActor {
   userId: string | null;
   email: string | null;
+}
+
+/** A customer acting on their own account (sign-in, logout, email change). */
+export function customerActor(customer: { id: string; email: string }): AuditActor {
+  return { userId: customer.id, email: customer.email };
 }
 
 export interface AuditEntry {

@@ -2,7 +2,7 @@ import { ManualClock } from '@commerce/core';
 import { type DatabaseHandle, isUniqueViolation } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrganization, merchantClaims, readMembership } from '../../test/factories.ts';
+import { insertOrganization, merchantClaims, readAuditRows, readMembership } from '../../test/factories.ts';
 import { addMembership } from './add-membership.ts';
 import { resolveMerchantUser } from './resolve-merchant-user.ts';
 
@@ -49,6 +49,8 @@ describe('addMembership', () => {
       status: 'PENDING',
     });
     expect(membership.created_at.toISOString()).toBe('2026-03-02T10:00:00.000Z');
+    // Nothing is bound yet, so nothing is audited here (the binding at sign-in is).
+    expect(await readAuditRows(handle.db, membership.id)).toEqual([]);
   });
 
   it('is ACTIVE and bound at once for the email of an existing user', async () => {
@@ -66,6 +68,32 @@ describe('addMembership', () => {
 
     expect(membership).toMatchObject({ status: 'ACTIVE', user_id: user.id, email: claims.email });
     expect(await readMembership(handle.db, membership.id)).toEqual(membership);
+  });
+
+  it('audits the binding of the existing user as membership.activated, with that user as actor', async () => {
+    const organization = await insertOrganization(handle.db);
+    const claims = merchantClaims();
+    const user = await resolveMerchantUser(handle.db, claims, clock.now());
+
+    const membership = await addMembership(handle.db, {
+      organizationId: organization.id,
+      email: claims.email,
+      role: 'Staff',
+      permissions: [],
+      at: clock.now(),
+    });
+
+    const audit = await readAuditRows(handle.db, membership.id);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      organization_id: organization.id,
+      actor_user_id: user.id,
+      actor_email: claims.email,
+      action: 'membership.activated',
+      target_type: 'membership',
+      target_id: membership.id,
+      metadata: { via: 'grant' },
+    });
   });
 
   it('keeps permission groups for Staff only', async () => {

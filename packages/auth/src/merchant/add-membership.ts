@@ -1,5 +1,5 @@
 import { newId } from '@commerce/core';
-import type { Database, Membership, MembershipRole } from '@commerce/db';
+import { type Database, type Membership, type MembershipRole, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { PermissionGroup } from '../permissions.ts';
 
@@ -7,7 +7,10 @@ import type { PermissionGroup } from '../permissions.ts';
  * Adds a membership for an email: bound at once when exactly one merchant
  * user holds that email verified, otherwise pending until a verified sign-in.
  * Uniqueness per organization and email is the database's job (the caller
- * maps the violation to its own error).
+ * maps the violation to its own error). Binding a user at once is audited as
+ * `membership.activated` `{ via: 'grant' }` with that user as actor, as the
+ * binding at sign-in is (`{ via: 'sign_in' }`); call it inside the caller's
+ * transaction so the record exists exactly when the membership does.
  */
 export async function addMembership(
   db: Kysely<Database>,
@@ -31,7 +34,7 @@ export async function addMembership(
     .limit(2)
     .execute();
   const user = candidates.length === 1 ? candidates[0] : undefined;
-  return db
+  const membership = await db
     .insertInto('memberships')
     .values({
       organization_id: input.organizationId,
@@ -47,4 +50,16 @@ export async function addMembership(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (user) {
+    await recordAudit(db, {
+      organizationId: input.organizationId,
+      actor: { userId: user.id, email },
+      action: 'membership.activated',
+      targetType: 'membership',
+      targetId: membership.id,
+      metadata: { via: 'grant' },
+      at: input.at,
+    });
+  }
+  return membership;
 }

@@ -76,6 +76,7 @@ describe('resolveMerchantUser', () => {
       target_id: pending.id,
       actor_user_id: user.id,
       actor_email: claims.email,
+      metadata: { via: 'sign_in' },
     });
   });
 

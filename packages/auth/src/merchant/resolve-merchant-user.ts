@@ -84,7 +84,7 @@ async function bindPendingMemberships(db: Kysely<Database>, user: MerchantUser, 
       action: 'membership.activated',
       targetType: 'membership',
       targetId: membership.id,
-      metadata: {},
+      metadata: { via: 'sign_in' },
       at,
     });
   }

@@ -164,7 +164,7 @@ describe('listPublicCollectionItems', () => {
     });
   });
 
-  it('answers [] for a DRAFT, archived, unknown or foreign collection', async () => {
+  it('answers [] for a DRAFT or archived collection, and 404 for an unknown or foreign slug', async () => {
     const owner = await shop();
     const other = await shop();
     const item = await insertItem(handle.db, owner.id);
@@ -177,8 +177,11 @@ describe('listPublicCollectionItems', () => {
     await addCollectionItems(handle.db, other.ctx(), theirs.id, [theirItem.id]);
     await archiveCollection(handle.db, owner.ctx(), archived.id);
 
-    for (const slug of ['draft', 'archived', 'nope', 'theirs']) {
+    for (const slug of ['draft', 'archived']) {
       expect(await itemsOf(owner, slug), slug).toEqual([]);
+    }
+    for (const slug of ['nope', 'theirs']) {
+      expect(await rejectionOf(itemsOf(owner, slug)), slug).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
     }
 
     // Publishing the draft shows its items.

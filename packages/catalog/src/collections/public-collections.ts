@@ -74,9 +74,10 @@ export async function getPublicCollection(
 /**
  * The items a shopper sees in a collection, in the collection's own order:
  * ACTIVE items only (DRAFT and archived items are hidden), decorated with
- * `publicOnly`. A collection that is not ACTIVE, is archived or does not
- * exist reads as having no items (`[]`), so a slug's existence is not told
- * apart from its being unpublished.
+ * `publicOnly`. A collection of the organization that is not ACTIVE, or is
+ * archived, reads as having no items (`[]`, SPEC.md); a slug that names no
+ * collection of the organization is `404 RESOURCE_NOT_FOUND` (the spec's
+ * error table), the same answer as the collection read gives.
  */
 export async function listPublicCollectionItems(
   db: Kysely<Database>,
@@ -84,8 +85,14 @@ export async function listPublicCollectionItems(
   slug: string,
   query: PageQuery,
 ): Promise<ItemRead[]> {
-  const collection = await findVisibleBySlug(db, organizationId, slug);
-  if (!collection) return [];
+  const collection = await db
+    .selectFrom('collections')
+    .select(['id', 'status', 'archived_at'])
+    .where('organization_id', '=', organizationId)
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  if (!collection) throw collectionNotFound();
+  if (collection.status !== 'ACTIVE' || collection.archived_at !== null) return [];
   const page = await collectionMembersPage(db, organizationId, collection.id, query, { publicOnly: true });
   return page.data;
 }

@@ -17,3 +17,8 @@ export function canonicalJson(value: unknown): string {
       : inner,
   );
 }
+
+/** The entries whose value is not null: a metafield set to null does not exist. */
+export function withoutNullValues(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));
+}

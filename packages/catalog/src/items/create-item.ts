@@ -1,7 +1,7 @@
 import { AppError, newId } from '@commerce/core';
 import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import type { ItemWriteContext } from './context.ts';
+import { type ItemWriteContext, withoutNullValues } from './context.ts';
 
 import { ITEM_COLUMNS, type ItemRead, toItemRead } from './item-read.ts';
 import type { CreateItemInput } from './schemas.ts';
@@ -39,7 +39,8 @@ export async function createItem(
           status: input.status,
           sort_order: input.sortOrder ?? 0,
           price_in_cents: input.priceInCents ?? null,
-          metafields: JSON.stringify(input.metafields ?? {}),
+          // A null value means "no such key", as in a PATCH.
+          metafields: JSON.stringify(withoutNullValues(input.metafields ?? {})),
           search_text: searchTextOf({ name: input.name, description, tags }),
           archived_at: null,
           created_at: ctx.at,

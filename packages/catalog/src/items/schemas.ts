@@ -70,14 +70,26 @@ export const sortOrderSchema = z
   .max(MAX_INT4)
   .describe('Position in the merchant order (ascending); ties go newest first');
 
-export const metafieldsSchema = z
+/**
+ * Why a set of the merchant's metafields is too large, or null: at most
+ * MAX_METAFIELD_KEYS keys and MAX_METAFIELDS_BYTES of JSON. Checked on the
+ * request and again on the merged result of a PATCH.
+ */
+export function metafieldsSizeProblem(metafields: Record<string, unknown>): string | null {
+  if (Object.keys(metafields).length > MAX_METAFIELD_KEYS)
+    return `must have at most ${MAX_METAFIELD_KEYS} keys`;
+  if (Buffer.byteLength(JSON.stringify(metafields), 'utf8') > MAX_METAFIELDS_BYTES) {
+    return `must be at most ${MAX_METAFIELDS_BYTES} bytes of JSON`;
+  }
+  return null;
+}
+
+const metafieldsRecordSchema = z
   .record(z.string().min(1).max(MAX_METAFIELD_KEY_LENGTH), z.unknown())
   .superRefine((metafields, ctx) => {
-    const keys = Object.keys(metafields);
-    if (keys.length > MAX_METAFIELD_KEYS) {
-      ctx.addIssue({ code: 'custom', message: `must have at most ${MAX_METAFIELD_KEYS} keys` });
-    }
-    for (const key of keys) {
+    const problem = metafieldsSizeProblem(metafields);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    for (const key of Object.keys(metafields)) {
       if (key.startsWith(RESERVED_METAFIELD_PREFIX)) {
         ctx.addIssue({
           code: 'custom',
@@ -86,13 +98,15 @@ export const metafieldsSchema = z
         });
       }
     }
-    if (Buffer.byteLength(JSON.stringify(metafields), 'utf8') > MAX_METAFIELDS_BYTES) {
-      ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_METAFIELDS_BYTES} bytes of JSON` });
-    }
-  })
-  .describe(
-    'Free-form JSON object for the merchant: at most 100 keys of 1 to 100 characters and 16,384 bytes of JSON. Keys starting with `__` are reserved (400). A write replaces the whole object; the reserved keys the service keeps are preserved',
-  );
+  });
+
+export const metafieldsSchema = metafieldsRecordSchema.describe(
+  'Free-form JSON object for the merchant: at most 100 keys of 1 to 100 characters and 16,384 bytes of JSON. Keys starting with `__` are reserved (400). A key whose value is `null` is not stored',
+);
+
+export const metafieldsPatchSchema = metafieldsRecordSchema.describe(
+  "Merged into the item's metafields key by key, as Stripe and Shopify treat metadata: a key sent with a value sets it, a key sent as `null` deletes it, a key not sent is kept. At most 100 keys of 1 to 100 characters and 16,384 bytes of JSON, in the request and in the merged result (400). Keys starting with `__` are reserved (400); the service's own are kept",
+);
 
 export const createItemInputSchema = z.strictObject({
   slug: itemSlugSchema,
@@ -117,7 +131,7 @@ export const updateItemChangesSchema = z.strictObject({
   description: descriptionSchema.optional(),
   tags: tagsSchema.optional(),
   priceInCents: priceSchema.optional(),
-  metafields: metafieldsSchema.optional(),
+  metafields: metafieldsPatchSchema.optional(),
   sortOrder: sortOrderSchema.optional(),
 });
 export type UpdateItemChanges = z.output<typeof updateItemChangesSchema>;

@@ -1,8 +1,9 @@
-import { ManualClock } from '@commerce/core';
+import { type AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
-import { createTestDatabase } from '@commerce/db/testing';
+import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { archiveItem } from './archive-item.ts';
+import { createItem } from './create-item.ts';
 import { listItems } from './list-items.ts';
 import { itemListQuerySchema, updateItemChangesSchema } from './schemas.ts';
 import { auditsOf, insertOrganization, itemContext, itemRow, seedItem } from './test-support.ts';
@@ -124,18 +125,83 @@ describe('updateItem', () => {
     expect(await search('pine')).toEqual([item.id]);
   });
 
-  it("replaces the merchant's metafields and keeps the reserved ones", async () => {
+  it("merges the merchant's metafields key by key, deletes a key sent as null and keeps the reserved ones", async () => {
     const { organizationId, ctx } = await shop();
-    const item = await seedItem(handle.db, ctx(), { status: 'ACTIVE', metafields: { a: 1, b: 2 } });
+    const item = await seedItem(handle.db, ctx(), { status: 'ACTIVE', metafields: { a: 1, b: 2, c: 3 } });
     await archiveItem(handle.db, ctx(), item.id);
 
-    const updated = await updateItem(handle.db, ctx(), item.id, changes({ metafields: { c: 3 } }));
+    const updated = await updateItem(
+      handle.db,
+      ctx(),
+      item.id,
+      changes({ metafields: { b: { nested: true }, c: null, d: 4, absent: null } }),
+    );
 
-    expect(updated.metafields).toEqual({ c: 3, __archivedFromStatus: 'ACTIVE' });
+    expect(updated.metafields).toEqual({ a: 1, b: { nested: true }, d: 4, __archivedFromStatus: 'ACTIVE' });
+    expect((await itemRow(handle.db, organizationId, item.id)).metafields).toEqual(updated.metafields);
     expect((await auditsOf(handle.db, organizationId, 'item.updated'))[0]?.metadata).toEqual({
       fields: ['metafields'],
     });
+    // Deleting a key that is not there, or setting a key to its value, changes nothing.
+    await updateItem(handle.db, ctx(), item.id, changes({ metafields: { c: null, a: 1 } }));
+    expect(await auditsOf(handle.db, organizationId, 'item.updated')).toHaveLength(1);
   });
+
+  it('does not store a metafield created as null', async () => {
+    const { ctx } = await shop();
+    const item = await createItem(handle.db, ctx(), {
+      slug: 'nulls',
+      name: 'Nulls',
+      type: 'SALE',
+      status: 'DRAFT',
+      metafields: { kept: 'yes', dropped: null },
+    });
+    expect(item.metafields).toEqual({ kept: 'yes' });
+  });
+
+  it('refuses a patch whose merged metafields exceed the limits, and writes nothing', async () => {
+    const { organizationId, ctx } = await shop();
+    const existing = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`old${i}`, i]));
+    const item = await seedItem(handle.db, ctx(), { metafields: existing });
+    const added = Object.fromEntries(Array.from({ length: 41 }, (_, i) => [`new${i}`, i]));
+
+    const error = (await updateItem(handle.db, ctx(), item.id, changes({ metafields: added })).catch(
+      (caught: unknown) => caught,
+    )) as AppError;
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.details).toEqual({
+      issues: [{ path: 'metafields', message: 'once merged, must have at most 100 keys' }],
+    });
+    expect((await itemRow(handle.db, organizationId, item.id)).metafields).toEqual(existing);
+
+    // Deleting one key in the same patch brings the total back to 100.
+    const updated = await updateItem(
+      handle.db,
+      ctx(),
+      item.id,
+      changes({ metafields: { ...added, old0: null } }),
+    );
+    expect(Object.keys(updated.metafields)).toHaveLength(100);
+  });
+
+  it.skipIf(testDatabaseKind !== 'postgres')(
+    'keeps every key of concurrent patches of different keys',
+    async () => {
+      const { organizationId, ctx } = await shop();
+      const item = await seedItem(handle.db, ctx(), { metafields: { base: true } });
+      const keys = Array.from({ length: 12 }, (_, i) => `key${i}`);
+
+      await Promise.all(
+        keys.map((key, i) => updateItem(handle.db, ctx(), item.id, changes({ metafields: { [key]: i } }))),
+      );
+
+      expect((await itemRow(handle.db, organizationId, item.id)).metafields).toEqual({
+        base: true,
+        ...Object.fromEntries(keys.map((key, i) => [key, i])),
+      });
+      expect(await auditsOf(handle.db, organizationId, 'item.updated')).toHaveLength(keys.length);
+    },
+  );
 
   it('edits an archived item but refuses to change its status (restore does that)', async () => {
     const { organizationId, ctx } = await shop();

@@ -1,19 +1,20 @@
 import { AppError } from '@commerce/core';
 import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely, UpdateObject } from 'kysely';
-import { canonicalJson, type ItemWriteContext } from './context.ts';
+import { canonicalJson, type ItemWriteContext, withoutNullValues } from './context.ts';
 
 import { itemSlugTaken } from './create-item.ts';
 import { findItemRow, itemNotFound, toDecoratedItem } from './get-item.ts';
 import { ITEM_COLUMNS, type ItemRead } from './item-read.ts';
-import { RESERVED_METAFIELD_PREFIX, type UpdateItemChanges } from './schemas.ts';
+import { metafieldsSizeProblem, RESERVED_METAFIELD_PREFIX, type UpdateItemChanges } from './schemas.ts';
 import { searchTextOf } from './search.ts';
 
 /**
  * Applies a partial update under the item's row lock. Only fields whose value
  * changes are written and audited (`item.updated` with `{ fields }`, the API
- * names); a patch that changes nothing writes nothing. `metafields` replaces
- * the merchant's keys wholesale and keeps the service's reserved `__` keys.
+ * names); a patch that changes nothing writes nothing. `metafields` is merged
+ * key by key (`null` deletes a key; the merged set must stay within the
+ * limits, else 400) and the service's reserved `__` keys are kept.
  * An archived item can be edited, but its status changes only through
  * restore (`INVALID_STATE_TRANSITION`). A slug of another item is
  * `SLUG_TAKEN`, decided by the unique constraint.
@@ -56,15 +57,20 @@ export async function updateItem(
         set.tags = JSON.stringify(changes.tags);
       }
       if (changes.metafields !== undefined) {
+        // Merged per key under the row lock taken above, so concurrent patches of different keys all
+        // survive; `null` deletes a key. The request cannot name reserved keys (the schema refuses them).
         const reserved = Object.entries(item.metafields).filter(([key]) =>
           key.startsWith(RESERVED_METAFIELD_PREFIX),
         );
         const merchantKeys = Object.fromEntries(
           Object.entries(item.metafields).filter(([key]) => !key.startsWith(RESERVED_METAFIELD_PREFIX)),
         );
-        if (canonicalJson(changes.metafields) !== canonicalJson(merchantKeys)) {
+        const merged = withoutNullValues({ ...merchantKeys, ...changes.metafields });
+        const problem = metafieldsSizeProblem(merged);
+        if (problem) throw AppError.validation([{ path: 'metafields', message: `once merged, ${problem}` }]);
+        if (canonicalJson(merged) !== canonicalJson(merchantKeys)) {
           fields.push('metafields');
-          set.metafields = JSON.stringify({ ...changes.metafields, ...Object.fromEntries(reserved) });
+          set.metafields = JSON.stringify({ ...merged, ...Object.fromEntries(reserved) });
         }
       }
       if (fields.length === 0) return toDecoratedItem(trx, ctx.organizationId, item);

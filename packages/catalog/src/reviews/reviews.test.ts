@@ -1,5 +1,5 @@
 import { AppError, ManualClock } from '@commerce/core';
-import type { DatabaseHandle } from '@commerce/db';
+import type { DatabaseHandle, OrderStatus, PaymentStatus } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listReviews, moderateReview } from './moderate-reviews.ts';
@@ -147,14 +147,16 @@ async function placeOrder(
   itemId: string,
   email: string,
   options: {
-    status?: 'PENDING' | 'CANCELLED';
-    paymentStatus?: 'NOT_REQUIRED' | 'AWAITING_PAYMENT';
+    source?: 'LEGACY_ORDER' | 'CHECKOUT';
+    status?: OrderStatus;
+    paymentStatus?: PaymentStatus;
     org?: string;
   } = {},
 ) {
   orderSequence += 1;
   const org = options.org ?? ORG;
-  const paymentStatus = options.paymentStatus ?? 'NOT_REQUIRED';
+  const source = options.source ?? 'CHECKOUT';
+  const paymentStatus = options.paymentStatus ?? (source === 'CHECKOUT' ? 'PAID' : 'NOT_REQUIRED');
   const salesRecordId = `sal_review_${orderSequence}`;
   const customer = { customer_name: 'Buyer', customer_email: email, customer_phone: null };
   const totals = { subtotal_in_cents: 100, total_in_cents: 100 };
@@ -163,7 +165,7 @@ async function placeOrder(
     .values({
       organization_id: org,
       id: salesRecordId,
-      source: 'LEGACY_ORDER',
+      source,
       currency: 'USD',
       ...customer,
       ...totals,
@@ -212,26 +214,48 @@ describe('verified purchase', () => {
   const verifiedOf = async (itemId: string, email: string) =>
     (await pending(itemId)).find((row) => row.authorEmail === email)?.verifiedPurchase;
 
-  it('is set when the email has a non-cancelled order of the item, whatever the case of the email', async () => {
+  it('is set for a paid checkout order of the item, whatever the case of the email', async () => {
     const itemId = await item();
     await placeOrder(itemId, 'Buyer@Example.com');
     await submit(itemId, review({ authorEmail: 'buyer@example.COM' }));
     expect(await verifiedOf(itemId, 'buyer@example.com')).toBe(true);
   });
 
-  it('is not set for another email, another item, a cancelled or unpaid order, or an order of another organization', async () => {
+  it('is set for a legacy order only once the merchant moved it to COMPLETED', async () => {
+    const itemId = await item();
+    await placeOrder(itemId, 'completed@example.com', { source: 'LEGACY_ORDER', status: 'COMPLETED' });
+    for (const status of ['PENDING', 'CONFIRMED', 'PROCESSING', 'CANCELLED'] as const) {
+      await placeOrder(itemId, `legacy-${status.toLowerCase()}@example.com`, {
+        source: 'LEGACY_ORDER',
+        status,
+      });
+    }
+    await submit(itemId, review({ authorEmail: 'completed@example.com' }));
+    expect(await verifiedOf(itemId, 'completed@example.com')).toBe(true);
+    for (const status of ['pending', 'confirmed', 'processing', 'cancelled']) {
+      const email = `legacy-${status}@example.com`;
+      await submit(itemId, review({ authorEmail: email }));
+      expect(await verifiedOf(itemId, email), email).toBe(false);
+    }
+  });
+
+  it('is not set for another email, another item, a cancelled, unpaid, failed or free checkout, or an order of another organization', async () => {
     const itemId = await item();
     const otherItemId = await item();
     const foreignItemId = await item({ org: OTHER });
     await placeOrder(otherItemId, 'other-item@example.com');
     await placeOrder(itemId, 'cancelled@example.com', { status: 'CANCELLED' });
     await placeOrder(itemId, 'unpaid@example.com', { paymentStatus: 'AWAITING_PAYMENT' });
+    await placeOrder(itemId, 'failed@example.com', { paymentStatus: 'FAILED' });
+    await placeOrder(itemId, 'free@example.com', { paymentStatus: 'NOT_REQUIRED' });
     await placeOrder(foreignItemId, 'foreign@example.com', { org: OTHER });
     await placeOrder(itemId, 'buyer@example.com');
     for (const email of [
       'other-item@example.com',
       'cancelled@example.com',
       'unpaid@example.com',
+      'failed@example.com',
+      'free@example.com',
       'foreign@example.com',
       'stranger@example.com',
     ]) {

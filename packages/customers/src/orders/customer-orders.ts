@@ -1,6 +1,11 @@
 import { AppError, type Page } from '@commerce/core';
 import type { Database } from '@commerce/db';
-import { getPublicOrder, listPublicOrders, type PublicOrderRead } from '@commerce/orders';
+import {
+  getPublicOrder,
+  listCustomerAccountOrders,
+  type PublicOrderRead,
+  shownInCustomerAccount,
+} from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import type { CustomerOrderListQuery } from './schemas.ts';
 
@@ -17,7 +22,9 @@ const notFound = () => AppError.notFound('Order not found');
 /**
  * The customer's orders (customer email equal to their verified email,
  * case-insensitively: citext), newest first, without merchant notes. A
- * cursor that names no order of theirs is 400.
+ * legacy order (anyone may place one with any email) shows only once the
+ * merchant has confirmed it (`shownInCustomerAccount`). A cursor that names
+ * no order of theirs is 400.
  */
 export async function listCustomerOrders(
   db: Kysely<Database>,
@@ -27,10 +34,10 @@ export async function listCustomerOrders(
   if (query.cursor !== undefined && !(await ownedOrderId(db, owner, 'id', query.cursor))) {
     throw AppError.validation([{ path: 'cursor', message: 'does not name an order' }]);
   }
-  return listPublicOrders(db, owner.organizationId, { ...query, email: owner.email });
+  return listCustomerAccountOrders(db, owner.organizationId, { ...query, email: owner.email });
 }
 
-/** Unknown, malformed, another store's and another customer's references are the same 404. */
+/** Unknown, malformed, another store's, another customer's and unconfirmed legacy orders are the same 404. */
 export async function getCustomerOrderByReference(
   db: Kysely<Database>,
   owner: OrderOwner,
@@ -65,6 +72,7 @@ async function ownedOrderId(
     .where('organization_id', '=', owner.organizationId)
     .where(column, '=', value as never)
     .where('customer_email', '=', owner.email)
+    .where(shownInCustomerAccount)
     .executeTakeFirst();
   return row?.id;
 }

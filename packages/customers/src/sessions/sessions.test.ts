@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertVerifiedCustomer } from '../accounts/upsert-verified-customer.ts';
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from './cookies.ts';
 import { sessionIdOf } from './session-token.ts';
-import { createSession, invalidateSession, validateSessionToken } from './sessions.ts';
+import { createSession, invalidateSession, signOut, validateSessionToken } from './sessions.ts';
 
 let database: DatabaseHandle;
 const clock = new ManualClock('2026-11-01T00:00:00.000Z');
@@ -94,5 +94,33 @@ describe('session cookie', () => {
     expect(readSessionCookie('session=s1_abc')).toBeUndefined();
     expect(readSessionCookie('__Host-session=')).toBeUndefined();
     expect(readSessionCookie(null)).toBeUndefined();
+  });
+});
+
+describe('signOut', () => {
+  it('revokes the session and audits customer.signed_out once, with the customer as actor', async () => {
+    const session = await newSession('leaving@example.com');
+    const customer = { id: session.customerId, email: 'leaving@example.com' };
+
+    await signOut(database.db, scope(), { sessionId: session.sessionId, customer });
+    await signOut(database.db, scope(), { sessionId: session.sessionId, customer });
+
+    expect(await validateSessionToken(database.db, scope(), session.token)).toBeNull();
+    const audits = await database.db
+      .selectFrom('audit_logs')
+      .select(['actor_user_id', 'actor_email', 'action', 'target_type', 'target_id', 'metadata'])
+      .where('organization_id', '=', shopId)
+      .where('target_id', '=', customer.id)
+      .execute();
+    expect(audits).toEqual([
+      {
+        actor_user_id: customer.id,
+        actor_email: 'leaving@example.com',
+        action: 'customer.signed_out',
+        target_type: 'customer',
+        target_id: customer.id,
+        metadata: {},
+      },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Database } from '@commerce/db';
+import { customerActor, type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { isSessionToken, newSessionToken, sessionIdOf } from './session-token.ts';
 
@@ -105,4 +105,34 @@ export async function invalidateSession(
     .where('organization_id', '=', organizationId)
     .where('id', '=', sessionId)
     .execute();
+}
+
+/**
+ * Logout: revokes the session and audits `customer.signed_out` in one
+ * transaction (no session id or token in the record). A session already
+ * revoked records nothing.
+ */
+export async function signOut(
+  db: Kysely<Database>,
+  scope: { organizationId: string; at: Date },
+  session: { sessionId: string; customer: { id: string; email: string } },
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const revoked = await trx
+      .deleteFrom('customer_sessions')
+      .where('organization_id', '=', scope.organizationId)
+      .where('id', '=', session.sessionId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!revoked) return;
+    await recordAudit(trx, {
+      organizationId: scope.organizationId,
+      actor: customerActor(session.customer),
+      action: 'customer.signed_out',
+      targetType: 'customer',
+      targetId: session.customer.id,
+      metadata: {},
+      at: scope.at,
+    });
+  });
 }

@@ -1,5 +1,12 @@
 import { AppError, hashToken } from '@commerce/core';
-import { type CustomerSignInChallenge, type Database, inTransaction } from '@commerce/db';
+import {
+  type AuditActor,
+  type CustomerSignInChallenge,
+  customerActor,
+  type Database,
+  inTransaction,
+  recordAudit,
+} from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { upsertVerifiedCustomer } from '../accounts/upsert-verified-customer.ts';
 import { createSession, type IssuedSession } from '../sessions/sessions.ts';
@@ -16,7 +23,10 @@ const failed = () => new AppError('VERIFICATION_FAILED');
  * is answered; the fifth wrong attempt voids a code. The challenge is
  * consumed under a row lock, so of two concurrent uses one wins. A sign-in
  * challenge creates the customer on first use; an email-change challenge
- * moves its customer to the verified address.
+ * moves its customer to the verified address. Audited with the customer as
+ * actor and target, never a code, link or token: `customer.signed_in`
+ * `{ method }`, `customer.email_changed` `{ previousEmail }`, and
+ * `customer.sign_in_locked` `{ voidedCodes }` when a wrong code voids codes.
  */
 export async function verifySignIn(
   db: Kysely<Database>,
@@ -27,12 +37,21 @@ export async function verifySignIn(
     const challenge =
       'token' in input ? await consumeLink(trx, scope, input.token) : await consumeCode(trx, scope, input);
     if (!challenge) return null;
-    const customerId =
+    const customer =
       challenge.purpose === 'SIGN_IN'
         ? await signInCustomer(trx, scope, challenge)
         : await changeEmail(trx, scope, challenge);
-    if (!customerId) return null;
-    return createSession(trx, scope, customerId);
+    if (!customer) return null;
+    await recordAudit(trx, {
+      organizationId: scope.organizationId,
+      actor: customerActor(customer),
+      action: 'customer.signed_in',
+      targetType: 'customer',
+      targetId: customer.id,
+      metadata: { method: 'token' in input ? 'LINK' : 'CODE' },
+      at: scope.at,
+    });
+    return createSession(trx, scope, customer.id);
   });
   if (!outcome) throw failed();
   return outcome;
@@ -79,7 +98,7 @@ async function consumeCode(
   }
   if (!match) {
     if (live.length > 0) {
-      await trx
+      const counted = await trx
         .updateTable('customer_sign_in_challenges')
         .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1) }))
         .where('organization_id', '=', scope.organizationId)
@@ -88,7 +107,10 @@ async function consumeCode(
           'in',
           live.map((challenge) => challenge.id),
         )
+        .returning(['failed_attempts', 'customer_id'])
         .execute();
+      const voided = counted.filter((challenge) => challenge.failed_attempts >= MAX_FAILED_CODE_ATTEMPTS);
+      if (voided.length > 0) await recordLockout(trx, scope, input.email, voided);
     }
     return undefined;
   }
@@ -101,11 +123,42 @@ async function consumeCode(
   return match;
 }
 
+/**
+ * The wrong code that voided codes of an email (the lockout). The actor is
+ * the customer the codes were for, when there is one: the holder of the
+ * email, or the customer changing to it; otherwise only the address. The
+ * same lookups run for known and unknown emails.
+ */
+async function recordLockout(
+  trx: Kysely<Database>,
+  scope: { organizationId: string; at: Date },
+  email: string,
+  voided: { customer_id: string | null }[],
+): Promise<void> {
+  const holder = await trx
+    .selectFrom('customers')
+    .select('id')
+    .where('organization_id', '=', scope.organizationId)
+    .where('email', '=', email)
+    .executeTakeFirst();
+  const customerId = holder?.id ?? voided.find((challenge) => challenge.customer_id)?.customer_id ?? null;
+  const actor: AuditActor = { userId: customerId, email };
+  await recordAudit(trx, {
+    organizationId: scope.organizationId,
+    actor,
+    action: 'customer.sign_in_locked',
+    targetType: 'customer',
+    targetId: customerId,
+    metadata: { voidedCodes: voided.length },
+    at: scope.at,
+  });
+}
+
 async function signInCustomer(
   trx: Kysely<Database>,
   scope: { organizationId: string; at: Date },
   challenge: CustomerSignInChallenge,
-): Promise<string> {
+): Promise<{ id: string; email: string }> {
   // One sign-in uses up the email's other outstanding sign-in links and codes.
   await trx
     .updateTable('customer_sign_in_challenges')
@@ -116,7 +169,7 @@ async function signInCustomer(
     .where('consumed_at', 'is', null)
     .execute();
   const customer = await upsertVerifiedCustomer(trx, scope, challenge.email);
-  return customer.id;
+  return { id: customer.id, email: customer.email };
 }
 
 /**
@@ -128,10 +181,10 @@ async function changeEmail(
   trx: Kysely<Database>,
   scope: { organizationId: string; at: Date },
   challenge: CustomerSignInChallenge,
-): Promise<string | null> {
+): Promise<{ id: string; email: string } | null> {
   const customer = await trx
     .selectFrom('customers')
-    .select(['id', 'pending_email'])
+    .select(['id', 'email', 'pending_email'])
     .where('organization_id', '=', scope.organizationId)
     .where('id', '=', challenge.customer_id!)
     .forUpdate()
@@ -151,5 +204,15 @@ async function changeEmail(
     .where('organization_id', '=', scope.organizationId)
     .where('id', '=', customer.id)
     .execute();
-  return customer.id;
+  const changed = { id: customer.id, email: challenge.email };
+  await recordAudit(trx, {
+    organizationId: scope.organizationId,
+    actor: customerActor(changed),
+    action: 'customer.email_changed',
+    targetType: 'customer',
+    targetId: customer.id,
+    metadata: { previousEmail: customer.email },
+    at: scope.at,
+  });
+  return changed;
 }

@@ -1,4 +1,5 @@
 export * from './create-legacy-order.ts';
+export * from './customer-account-visibility.ts';
 export * from './fulfillment-status.ts';
 export * from './get-order.ts';
 export * from './list-orders.ts';

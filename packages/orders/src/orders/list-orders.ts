@@ -1,6 +1,7 @@
 import { AppError, keysetAfter, type Page } from '@commerce/core';
 import type { Database, Order } from '@commerce/db';
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { shownInCustomerAccount } from './customer-account-visibility.ts';
 import { linesOfOrders, toOrderRead, toPublicOrderRead } from './order-read.ts';
 import type { OrderListQuery, OrderRead, PublicOrderListQuery, PublicOrderRead } from './schemas.ts';
 
@@ -21,6 +22,7 @@ async function orderPage(
   db: Kysely<Database>,
   organizationId: string,
   query: Partial<OrderListQuery> & { limit: number },
+  options: { customerAccount?: boolean } = {},
 ): Promise<{ rows: Order[]; lines: Awaited<ReturnType<typeof linesOfOrders>>; nextCursor: string | null }> {
   let cursorRow: { created_at: Date; id: string } | undefined;
   if (query.cursor !== undefined) {
@@ -44,6 +46,7 @@ async function orderPage(
     )
     .$if(query.paymentStatus !== undefined, (qb) => qb.where('payment_status', '=', query.paymentStatus!))
     .$if(query.email !== undefined, (qb) => qb.where('customer_email', '=', query.email!))
+    .$if(options.customerAccount === true, (qb) => qb.where(shownInCustomerAccount))
     .$if(searchedNumber !== undefined, (qb) => qb.where('order_number', '=', Number(searchedNumber)))
     .$if(search !== undefined && searchedNumber === undefined, (qb) =>
       qb.where(
@@ -94,6 +97,22 @@ export async function listPublicOrders(
   query: PublicOrderListQuery,
 ): Promise<Page<PublicOrderRead>> {
   const page = await orderPage(db, organizationId, query);
+  return {
+    data: page.rows.map((row) => toPublicOrderRead(row, page.lines.get(row.sales_record_id)!)),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/**
+ * A customer's account list: the orders placed with their email that
+ * `shownInCustomerAccount` lets them see, projected as the public list is.
+ */
+export async function listCustomerAccountOrders(
+  db: Kysely<Database>,
+  organizationId: string,
+  query: PublicOrderListQuery & { email: string },
+): Promise<Page<PublicOrderRead>> {
+  const page = await orderPage(db, organizationId, query, { customerAccount: true });
   return {
     data: page.rows.map((row) => toPublicOrderRead(row, page.lines.get(row.sales_record_id)!)),
     nextCursor: page.nextCursor,

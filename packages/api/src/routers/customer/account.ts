@@ -38,7 +38,7 @@ const owner = (ctx: { customer: CustomerIdentity }) => ({
 const writer = (ctx: ApiContext & { customer: CustomerIdentity }) => ({ ...owner(ctx), at: ctx.clock.now() });
 
 const ORDER_READ =
-  'An order is the customer’s when its `customerEmail` equals their verified email (case-insensitive). It carries `orderReference` (the primary address), `orderNumber` (display), lines, totals, `status`, `paymentStatus` and `fulfillmentStatus`; merchant notes are never shown.';
+  'An order is the customer’s when its `customerEmail` equals their verified email (case-insensitive). A legacy order (`POST /public/orders`, which anyone can send with any email) shows only once the merchant has confirmed it: status `CONFIRMED`, `PROCESSING` or `COMPLETED`; until then, and when cancelled, it is absent (a `404` when addressed). It carries `orderReference` (the primary address), `orderNumber` (display), lines, totals, `status`, `paymentStatus` and `fulfillmentStatus`; merchant notes are never shown.';
 const NEUTRAL_404 =
   'An unknown, malformed, another store’s or another customer’s value is the same neutral `404 RESOURCE_NOT_FOUND`.';
 

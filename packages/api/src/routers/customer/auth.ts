@@ -1,4 +1,4 @@
-import { clearedSessionCookie, invalidateSession } from '@commerce/customers';
+import { clearedSessionCookie, signOut } from '@commerce/customers';
 import { z } from 'zod';
 import { customerProcedure, router } from '../../trpc.ts';
 
@@ -13,13 +13,20 @@ export const customerAuthRouter = router({
         tags: TAGS,
         summary: 'Sign out: revoke the session and clear its cookie',
         description:
-          'Revokes the session presented (bearer `s1_…` or the `__Host-session` cookie): the token is refused from then on. Answers `200 { revoked: true }` with `Set-Cookie: __Host-session=; Max-Age=0`, which clears the cookie. No body is needed. With the cookie, the request must come from an allowed origin (`403` otherwise).',
+          'Revokes the session presented (bearer `s1_…` or the `__Host-session` cookie): the token is refused from then on. Answers `200 { revoked: true }` with `Set-Cookie: __Host-session=; Max-Age=0`, which clears the cookie. No body is needed. Audited as `customer.signed_out`. With the cookie, the request must come from an allowed origin (`403` otherwise).',
       },
     })
     .input(z.object({}).strict())
     .output(z.object({ revoked: z.literal(true) }))
     .mutation(async ({ ctx }) => {
-      await invalidateSession(ctx.db, ctx.customer.organizationId, ctx.customer.sessionId);
+      await signOut(
+        ctx.db,
+        { organizationId: ctx.customer.organizationId, at: ctx.clock.now() },
+        {
+          sessionId: ctx.customer.sessionId,
+          customer: ctx.customer,
+        },
+      );
       ctx.resHeaders.append('Set-Cookie', clearedSessionCookie());
       return { revoked: true as const };
     }),
