@@ -144,7 +144,14 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     logger,
   });
   const socketIp = (c: Context<GatewayEnv>) => clientIp(c, deps.config.trustProxy);
-  mountRestRoutes(app, router, routes, deps, { trustProxyIp: socketIp });
+  mountRestRoutes(app, router, routes, deps, {
+    trustProxyIp: socketIp,
+    onDownloadError: (c, error) =>
+      logger.error(
+        { requestId: c.get('requestId'), route: c.get('route'), err: error },
+        'download failed mid-stream',
+      ),
+  });
 
   app.all('/trpc/*', async (c) => {
     c.set('route', `${c.req.method} /trpc`);

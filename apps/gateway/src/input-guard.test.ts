@@ -53,7 +53,7 @@ describe('JSON', () => {
   it('reports each string and key it cannot carry at its path', () => {
     const issues = new IssueList();
     checkJsonValue(
-      { name: 'ok\n', items: [{ sku: 'a\u0000' }, { note: '\u0001' }], ['bad\u0000key']: 1, lone: '\ud800' },
+      { name: 'ok\n', items: [{ sku: 'a\u0000' }, { note: '\u0001' }], 'bad\u0000key': 1, lone: '\ud800' },
       '',
       issues,
     );

@@ -37,7 +37,11 @@ export function mountRestRoutes(
   router: AnyRouter,
   routes: RestRoute[],
   deps: ApiDeps,
-  options: { trustProxyIp: (c: Context<GatewayEnv>) => string },
+  options: {
+    trustProxyIp: (c: Context<GatewayEnv>) => string;
+    /** A download failed after its status went out: the client only sees the connection end. */
+    onDownloadError: (c: Context<GatewayEnv>, error: unknown) => void;
+  },
 ): void {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   for (const route of routes) {
@@ -86,7 +90,10 @@ export function mountRestRoutes(
         c.header('content-type', data.contentType);
         c.header('content-disposition', `attachment; filename="${data.filename}"`);
         c.header('cache-control', 'no-store');
-        return c.body(toByteStream(chunks, first), status);
+        return c.body(
+          toByteStream(chunks, first, (error) => options.onDownloadError(c, error)),
+          status,
+        );
       }
       return c.json(data as object, status);
     });
@@ -103,6 +110,7 @@ export function mountRestRoutes(
 function toByteStream(
   iterator: AsyncIterator<string>,
   first: IteratorResult<string>,
+  onError: (error: unknown) => void,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let pending: IteratorResult<string> | undefined = first;
@@ -116,6 +124,7 @@ function toByteStream(
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
           // Headers are gone: the only signal left is an aborted body.
+          onError(error);
           controller.error(error);
         }
       },
