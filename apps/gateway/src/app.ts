@@ -17,7 +17,7 @@ import { clientIp } from './client-ip.ts';
 import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
-import { guardTrpcRequest, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
+import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
 import { mountRestRoutes } from './rest.ts';
 import {
   type GatewayPaymentEventHandler,
@@ -46,6 +46,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const document = buildOpenApiDocument(router, routes, {
     version: deps.version,
     extraPaths: paymentWebhookOpenApiPaths,
+    notes: [INPUT_RULES],
   });
   const app = new Hono<GatewayEnv>();
 

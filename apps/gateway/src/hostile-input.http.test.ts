@@ -17,7 +17,7 @@ interface Operation {
   parameters?: Parameter[];
   requestBody?: { content?: { 'application/json'?: { schema?: { properties?: Record<string, unknown> } } } };
 }
-type Document = { paths: Record<string, Record<string, Operation>> };
+type Document = { info: { description: string }; paths: Record<string, Record<string, Operation>> };
 
 let h: Harness;
 let ownerToken: string;
@@ -76,6 +76,10 @@ async function expectRefusedAt(response: Response, issuePath: string, what: stri
 }
 
 describe('every operation of the OpenAPI document', () => {
+  it('states the rules in the document', () => {
+    expect(document.info.description).toContain('JSON nested deeper than 64 levels');
+  });
+
   it('refuses NUL in a path parameter, a query value, a nested body string and a header with 400 at its path', async () => {
     let requests = 0;
     for (const { path, method, operation } of operations()) {

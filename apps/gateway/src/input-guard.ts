@@ -21,6 +21,14 @@ import { AppError, type ValidationIssue } from '@commerce/core';
 /** Objects and arrays inside one another, the body itself being level 1. */
 export const MAX_JSON_DEPTH = 64;
 
+/** The rules of this module as the OpenAPI document states them for every route. */
+export const INPUT_RULES = [
+  'Every route answers `400 VALIDATION_FAILED` at the field for text no field can carry: U+0000 anywhere,',
+  'other control characters (JSON strings keep tab, line feed and carriage return), lone surrogates,',
+  `bytes or percent-escapes that are not UTF-8, JSON nested deeper than ${MAX_JSON_DEPTH} levels, and`,
+  'over-long `x-organization-slug`, `authorization` or `x-idempotency-key` headers.',
+].join(' ');
+
 /** Issues reported per request at most; the rest would only repeat the first ones. */
 const MAX_ISSUES = 20;
 
