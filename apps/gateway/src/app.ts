@@ -17,6 +17,7 @@ import { clientIp } from './client-ip.ts';
 import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
+import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
 import { mountRestRoutes } from './rest.ts';
 import {
   type GatewayPaymentEventHandler,
@@ -45,6 +46,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const document = buildOpenApiDocument(router, routes, {
     version: deps.version,
     extraPaths: paymentWebhookOpenApiPaths,
+    notes: [INPUT_RULES],
   });
   const app = new Hono<GatewayEnv>();
 
@@ -143,18 +145,29 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     logger,
   });
   const socketIp = (c: Context<GatewayEnv>) => clientIp(c, deps.config.trustProxy);
-  mountRestRoutes(app, router, routes, deps, { trustProxyIp: socketIp });
+  mountRestRoutes(app, router, routes, deps, {
+    trustProxyIp: socketIp,
+    onDownloadError: (c, error) =>
+      logger.error(
+        { requestId: c.get('requestId'), route: c.get('route'), err: error },
+        'download failed mid-stream',
+      ),
+  });
 
-  app.all('/trpc/*', (c) => {
+  app.all('/trpc/*', async (c) => {
     c.set('route', `${c.req.method} /trpc`);
+    // Refused input answers in tRPC's shape, for every call of the request, through the context.
+    const { request, refused } = await guardTrpcRequest(c.req.raw);
     // The procedures' response headers (Set-Cookie of a sign-in, Location …) go out as on REST.
     let context: ApiContext | undefined;
     return fetchRequestHandler({
       endpoint: '/trpc',
-      req: c.req.raw,
+      req: request,
       router,
-      createContext: () =>
-        (context = createApiContext(
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      createContext: () => {
+        if (refused) throw refused;
+        context = createApiContext(
           deps,
           {
             requestId: c.get('requestId'),
@@ -163,16 +176,21 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
             surface: 'trpc',
           },
           c.get('observed'),
-        )),
-      // tRPC answers a thrown AppError as a 500; first-party clients get the contract's status instead.
+        );
+        return context;
+      },
+      // The error formatter (packages/api trpc.ts) gives each error the contract's status, from which
+      // tRPC derives the response's (207 for a batch whose calls answered differently).
       responseMeta: ({ errors }) => {
         const headers = new Headers();
         for (const [name, value] of context?.resHeaders.entries ?? []) headers.append(name, value);
-        if (errors.length === 0) return { headers };
-        const { appError } = toAppError(errors[0]);
-        if (appError.retryAfterSeconds !== undefined)
-          headers.set('Retry-After', String(appError.retryAfterSeconds));
-        return { status: appError.status, headers };
+        for (const error of errors) {
+          const { retryAfterSeconds } = toAppError(error).appError;
+          if (retryAfterSeconds === undefined) continue;
+          headers.set('Retry-After', String(retryAfterSeconds));
+          break;
+        }
+        return { headers };
       },
       onError: ({ error }) => {
         if (toAppError(error).unexpected)

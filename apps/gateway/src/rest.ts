@@ -3,6 +3,14 @@ import { AppError } from '@commerce/core';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { Context, Hono } from 'hono';
 import type { GatewayEnv } from './env.ts';
+import {
+  checkHeaders,
+  checkPathParams,
+  checkQuery,
+  decodeUtf8,
+  IssueList,
+  parseJson,
+} from './input-guard.ts';
 
 /**
  * A procedure called the way tRPC's own server-side caller calls it, without
@@ -29,19 +37,32 @@ export function mountRestRoutes(
   router: AnyRouter,
   routes: RestRoute[],
   deps: ApiDeps,
-  options: { trustProxyIp: (c: Context<GatewayEnv>) => string },
+  options: {
+    trustProxyIp: (c: Context<GatewayEnv>) => string;
+    /** A download failed after its status went out: the client only sees the connection end. */
+    onDownloadError: (c: Context<GatewayEnv>, error: unknown) => void;
+  },
 ): void {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   for (const route of routes) {
     const procedure = procedures[route.procedurePath] as unknown as ProcedureCall;
     const template = `${route.method} /api/v1${route.path}`;
+    const routerTemplate = `/api/v1${route.routerPath}`;
     const readsBody = route.method !== 'GET' && route.method !== 'DELETE';
     const status = route.meta.successStatus ?? 200;
 
-    app.on(route.method, `/api/v1${route.routerPath}`, async (c) => {
+    app.on(route.method, routerTemplate, async (c) => {
       c.set('route', template);
+      // Hostile text is refused here, once, whatever the route (see input-guard.ts).
+      const issues = new IssueList();
+      checkHeaders(c.req.raw.headers, issues);
+      const { rawPath, rawQuery } = splitRawUrl(c.req.url);
+      checkPathParams(rawPath, routerTemplate, issues);
+      checkQuery(rawQuery, issues);
+      const body = readsBody ? await readJsonObject(c, issues) : undefined;
+      if (issues.issues.length > 0) throw AppError.validation(issues.issues);
       const params = c.req.param() as Record<string, string>;
-      const input = readsBody ? { ...(await readJsonObject(c)), ...params } : { ...readQuery(c), ...params };
+      const input = body ? { ...body, ...params } : { ...readQuery(c), ...params };
       const ctx = createApiContext(
         deps,
         {
@@ -63,10 +84,16 @@ export function mountRestRoutes(
       for (const [name, value] of ctx.resHeaders.entries) c.header(name, value, { append: true });
       if (status === 204) return c.body(null, 204);
       if (isDownload(data)) {
+        // The first chunk is produced before the status goes out: a failure up to there is still an error response.
+        const chunks = data.chunks[Symbol.asyncIterator]();
+        const first = await chunks.next();
         c.header('content-type', data.contentType);
         c.header('content-disposition', `attachment; filename="${data.filename}"`);
         c.header('cache-control', 'no-store');
-        return c.body(toByteStream(data.chunks), status);
+        return c.body(
+          toByteStream(chunks, first, (error) => options.onDownloadError(c, error)),
+          status,
+        );
       }
       return c.json(data as object, status);
     });
@@ -76,20 +103,28 @@ export function mountRestRoutes(
 /**
  * Pulls the next chunk only when the socket has taken the previous one, so a
  * slow client holds the producer (and its database cursor) instead of memory;
- * a client that goes away closes the producer.
+ * a client that goes away closes the producer. A producer that fails after the
+ * status went out errors the body: the server closes the connection before
+ * the last chunk, so the client sees an incomplete download, never a hang.
  */
-function toByteStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
-  const iterator = chunks[Symbol.asyncIterator]();
+function toByteStream(
+  iterator: AsyncIterator<string>,
+  first: IteratorResult<string>,
+  onError: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  let pending: IteratorResult<string> | undefined = first;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const next = await iterator.next();
+          const next = pending ?? (await iterator.next());
+          pending = undefined;
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
           // Headers are gone: the only signal left is an aborted body.
+          onError(error);
           controller.error(error);
         }
       },
@@ -109,9 +144,25 @@ function readQuery(c: Context): Record<string, string | string[]> {
   return query;
 }
 
-/** A missing or empty body reads as `{}`, so that body-less actions (archive, restore …) need no `{}`. */
-async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+/** The path and the query of a request URL as they were sent, still percent-encoded. */
+export function splitRawUrl(url: string): { rawPath: string; rawQuery: string } {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const query = url.indexOf('?', start);
+  return query === -1
+    ? { rawPath: url.slice(start), rawQuery: '' }
+    : { rawPath: url.slice(start, query), rawQuery: url.slice(query + 1) };
+}
+
+/**
+ * A missing or empty body reads as `{}`, so that body-less actions (archive,
+ * restore …) need no `{}`. Text the edge refuses (bytes that are not UTF-8,
+ * JSON nested too deep, strings it cannot carry) adds to `issues`.
+ */
+async function readJsonObject(c: Context, issues: IssueList): Promise<Record<string, unknown>> {
+  const text = decodeUtf8(await c.req.arrayBuffer());
+  if (text === undefined) {
+    throw AppError.validation([{ path: 'body', message: 'is not UTF-8 text' }], 'The body is not UTF-8 text');
+  }
   if (text.trim() === '') return {};
   const contentType = c.req.header('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
@@ -120,12 +171,9 @@ async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
       'The body must be JSON',
     );
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw AppError.validation([{ path: 'body', message: 'is not valid JSON' }], 'The body is not valid JSON');
-  }
+  const parsed = parseJson(text, 'body', '', issues);
+  if (!parsed.ok) return {};
+  const body = parsed.value;
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw AppError.validation(
       [{ path: 'body', message: 'must be a JSON object' }],

@@ -1,5 +1,6 @@
 export * from './context.ts';
 export * from './download.ts';
+export { toAppError } from './errors.ts';
 export type { ApiMeta, AuthKind } from './meta.ts';
 export * from './openapi.ts';
 export * from './rest-routes.ts';

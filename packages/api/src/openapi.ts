@@ -64,6 +64,8 @@ export interface OpenApiDocumentOptions {
   version: string;
   /** Paths served by native gateway routes, already in OpenAPI form. */
   extraPaths?: Record<string, JsonObject>;
+  /** Sentences the gateway adds to the document's description (rules it applies to every route). */
+  notes?: string[];
 }
 
 /**
@@ -86,6 +88,7 @@ export function buildOpenApiDocument(
       'Multi-tenant commerce and bookings API. Every tenant-scoped request names its tenant with the',
       '`x-organization-slug` header. Errors share one envelope: `{ "error": { "code", "message", "requestId", "details"? } }`;',
       'clients branch on `code`. Every response carries `x-request-id`.',
+      ...(options.notes ?? []),
     ].join(' '),
     securitySchemes: {
       BearerAuth: {

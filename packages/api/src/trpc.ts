@@ -12,18 +12,50 @@ import { readSessionCookie, sessionCookie, validateSessionToken } from '@commerc
 import type { MembershipRole } from '@commerce/db';
 import { rateLimitKey } from '@commerce/rate-limit';
 import { initTRPC } from '@trpc/server';
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { ApiContext, CustomerIdentity } from './context.ts';
+import { toAppError } from './errors.ts';
 import type { ApiMeta, RateLimitName } from './meta.ts';
+
+/** The JSON-RPC key whose HTTP status is the contract code's (every status of the error table has one). */
+const TRPC_KEY_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+};
 
 const t = initTRPC
   .context<ApiContext>()
   .meta<ApiMeta>()
   .create({
+    /**
+     * /trpc says what REST says: the contract's code (`data.appCode`), its
+     * message (generic for an unexpected fault, whose detail is only logged),
+     * its `details` (validation issues), and a JSON-RPC code and `httpStatus`
+     * that match the HTTP status, from which tRPC derives the response's.
+     */
     errorFormatter({ shape, error }) {
-      // First-party tRPC clients branch on the same stable code as REST clients.
-      const cause = error.cause;
-      const code = cause instanceof AppError ? cause.code : undefined;
-      return { ...shape, data: { ...shape.data, stack: undefined, appCode: code } };
+      const { appError } = toAppError(error);
+      const key = TRPC_KEY_BY_STATUS[appError.status] ?? 'INTERNAL_SERVER_ERROR';
+      return {
+        message: appError.message,
+        code: TRPC_ERROR_CODES_BY_KEY[key],
+        data: {
+          code: key,
+          httpStatus: appError.status,
+          ...(shape.data.path === undefined ? {} : { path: shape.data.path }),
+          appCode: appError.code,
+          ...(appError.details ? { details: appError.details } : {}),
+        },
+      };
     },
   });
 

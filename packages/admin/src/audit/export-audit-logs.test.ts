@@ -109,6 +109,19 @@ describe('exportAuditLogsCsv', () => {
     expect(csv).not.toContain('item.updated');
   });
 
+  it('runs its query before the first chunk, so a failure comes before any byte', async () => {
+    // U+0000 is refused by PostgreSQL (the gateway refuses it before it gets here).
+    const chunks = exportAuditLogsCsv(handle.db, ORG, { action: 'a\u0000b' });
+    await expect(chunks.next()).rejects.toThrow();
+  });
+
+  it('writes the header alone when nothing matches', async () => {
+    const csv = (await collect(exportAuditLogsCsv(handle.db, ORG, { action: 'nothing-matches-this' }))).join(
+      '',
+    );
+    expect(csv).toBe(HEADER);
+  });
+
   it('streams in batches from the cursor and leaves the database usable after an early stop', async () => {
     const total = AUDIT_EXPORT_BATCH * 2 + 3;
     const rows = Array.from({ length: total }, (_, index) => ({
@@ -125,10 +138,9 @@ describe('exportAuditLogsCsv', () => {
     await handle.db.insertInto('audit_logs').values(rows).execute();
 
     const chunks = await collect(exportAuditLogsCsv(handle.db, BULK, {}));
-    expect(chunks).toHaveLength(1 + 3);
+    expect(chunks).toHaveLength(3);
     expect(chunks.map((chunk) => chunk.split('\r\n').length - 1)).toEqual([
-      1,
-      AUDIT_EXPORT_BATCH,
+      1 + AUDIT_EXPORT_BATCH,
       AUDIT_EXPORT_BATCH,
       3,
     ]);

@@ -31,8 +31,8 @@ const CSV_OPTIONS = {
 
 /**
  * The organization's audit records matching `filter` as CSV, newest first,
- * in chunks of text: the header, then one chunk per batch read from a
- * database cursor, so memory stays bounded whatever the number of rows.
+ * in chunks of text: one chunk per batch read from a database cursor (the
+ * first with the header), so memory stays bounded whatever the number of rows.
  * Stop iterating (`return()`) to close the cursor early.
  */
 export async function* exportAuditLogsCsv(
@@ -40,7 +40,9 @@ export async function* exportAuditLogsCsv(
   organizationId: string,
   filter: AuditLogFilter,
 ): AsyncGenerator<string> {
-  yield stringify([[...AUDIT_EXPORT_COLUMNS]], CSV_OPTIONS);
+  // The header goes out with the first batch, so the query has started before the first byte: a
+  // failure to start it is still an error response, not a download cut short.
+  let header = stringify([[...AUDIT_EXPORT_COLUMNS]], CSV_OPTIONS);
   const rows = whereAuditFilters(
     db
       .selectFrom('audit_logs')
@@ -72,9 +74,11 @@ export async function* exportAuditLogsCsv(
       JSON.stringify(row.metadata),
     ]);
     if (batch.length === AUDIT_EXPORT_BATCH) {
-      yield stringify(batch, CSV_OPTIONS);
+      yield header + stringify(batch, CSV_OPTIONS);
+      header = '';
       batch = [];
     }
   }
-  if (batch.length > 0) yield stringify(batch, CSV_OPTIONS);
+  if (batch.length > 0 || header !== '')
+    yield header + (batch.length > 0 ? stringify(batch, CSV_OPTIONS) : '');
 }

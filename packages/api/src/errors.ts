@@ -1,0 +1,71 @@
+import { AppError, formatIssuePath, isAppError } from '@commerce/core';
+import { TRPCError } from '@trpc/server';
+
+interface IssueLike {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+function zodIssues(value: unknown): IssueLike[] | undefined {
+  if (!(value instanceof Error) || value.name !== 'ZodError') return undefined;
+  const issues = (value as { issues?: unknown }).issues;
+  return Array.isArray(issues) ? (issues as IssueLike[]) : undefined;
+}
+
+/**
+ * Turns anything thrown below the gateway into the contract's error. An
+ * unknown fault becomes INTERNAL_ERROR; its detail is for the log only. REST
+ * renders it as the envelope; /trpc's error formatter (`trpc.ts`) gives the
+ * same code, status and message in its own shape.
+ */
+export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
+  if (isAppError(error)) return { appError: error, unexpected: false };
+  if (isConcurrencyAbort(error instanceof TRPCError ? error.cause : error)) {
+    return {
+      appError: new AppError('STALE_STATE', 'A concurrent change conflicted with this request; retry it'),
+      unexpected: false,
+    };
+  }
+  if (error instanceof TRPCError) {
+    if (isAppError(error.cause)) return { appError: error.cause, unexpected: false };
+    const issues = zodIssues(error.cause);
+    if (error.code === 'BAD_REQUEST' && issues) {
+      return {
+        appError: AppError.validation(
+          issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
+        ),
+        unexpected: false,
+      };
+    }
+    const mapped = TRPC_CODES[error.code];
+    // Without a cause the error is tRPC's own word on the request (an unknown procedure, a batch too large).
+    if (mapped)
+      return {
+        appError: new AppError(mapped, error.cause === undefined ? error.message : undefined),
+        unexpected: false,
+      };
+  }
+  return { appError: new AppError('INTERNAL_ERROR'), unexpected: true };
+}
+
+/**
+ * PostgreSQL aborted the transaction to resolve a deadlock (40P01) or a
+ * serialization conflict (40001): nothing was written, and the same request
+ * may succeed when retried, which is what STALE_STATE tells the client.
+ */
+function isConcurrencyAbort(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+const TRPC_CODES: Partial<Record<TRPCError['code'], AppError['code']>> = {
+  PARSE_ERROR: 'VALIDATION_FAILED',
+  BAD_REQUEST: 'VALIDATION_FAILED',
+  UNAUTHORIZED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'RESOURCE_NOT_FOUND',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  TOO_MANY_REQUESTS: 'RATE_LIMIT_EXCEEDED',
+  UNSUPPORTED_MEDIA_TYPE: 'VALIDATION_FAILED',
+  METHOD_NOT_SUPPORTED: 'RESOURCE_NOT_FOUND',
+};
