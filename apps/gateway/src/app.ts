@@ -13,7 +13,7 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
-import { clientIp } from './client-ip.ts';
+import { createClientIp } from './client-ip.ts';
 import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
@@ -142,7 +142,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       }),
     logger,
   });
-  const socketIp = (c: Context<GatewayEnv>) => clientIp(c, deps.config.trustProxy);
+  const socketIp = createClientIp(deps.config.trustProxy);
   mountRestRoutes(app, router, routes, deps, { trustProxyIp: socketIp });
 
   app.all('/trpc/*', (c) => {
