@@ -12,6 +12,7 @@ import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import { createClientIp } from './client-ip.ts';
 import { mountDocs } from './docs.ts';
@@ -80,6 +81,17 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       'request',
     );
   });
+
+  // Every answer is data, never a page to render or frame; the docs page sets a policy of its own,
+  // which `overwrite: false` keeps.
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      xFrameOptions: 'DENY',
+      overwrite: false,
+    }),
+  );
 
   const limitBody = bodyLimit({
     maxSize: deps.config.maxBodyBytes,

@@ -221,6 +221,23 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     },
   );
 
+  it('reads the HTTP server limits, and refuses a header timeout longer than the request timeout', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      maxConnections: 1024,
+    });
+    expect(
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '500',
+        HTTP_REQUEST_TIMEOUT_MS: '500',
+        HTTP_MAX_CONNECTIONS: '2',
+      }).http,
+    ).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 500, maxConnections: 2 });
+    expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' }).message).toContain('HTTP_HEADERS_TIMEOUT_MS');
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS: '0' }).message).toContain('HTTP_MAX_CONNECTIONS');
+  });
+
   it('refuses RATE_LIMIT_STORE=postgres without DATABASE_URL', () => {
     const error = configErrorOf({ RATE_LIMIT_STORE: 'postgres' });
     expect(error.message).toContain('RATE_LIMIT_STORE');

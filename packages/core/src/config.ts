@@ -92,6 +92,10 @@ const configSchema = z
     // the longest Stripe's own Checkout keeps a session open.
     CHECKOUT_PAYMENT_TIMEOUT_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
     MAX_BODY_BYTES: positiveInt(1_048_576),
+    // Node's own defaults (60 s for headers, no cap on connections) let slow-header clients hold sockets.
+    HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+    HTTP_MAX_CONNECTIONS: positiveInt(1024),
     TRUST_PROXY: z
       .string()
       .default('false')
@@ -189,6 +193,13 @@ const configSchema = z
         });
       }
     }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+      });
+    }
     if (env.RATE_LIMIT_STORE === 'postgres' && !env.DATABASE_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -239,6 +250,11 @@ export interface Config {
     paymentTimeoutMinutes: number;
   };
   maxBodyBytes: number;
+  /**
+   * The HTTP server's limits: how long a client may take to send its headers, and its whole request
+   * (responses, such as streamed exports, are not timed), and how many connections it may hold open.
+   */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
   /**
    * Which proxies' `X-Forwarded-For` entries to believe, as Express's `trust proxy`: a number of
    * hops counted from the socket (0: none, the socket's address is the client), or the addresses
@@ -315,6 +331,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       paymentTimeoutMinutes: raw.CHECKOUT_PAYMENT_TIMEOUT_MINUTES,
     },
     maxBodyBytes: raw.MAX_BODY_BYTES,
+    http: {
+      headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
+      maxConnections: raw.HTTP_MAX_CONNECTIONS,
+    },
     trustProxy: raw.TRUST_PROXY,
     logLevel: raw.LOG_LEVEL,
     seedDemo: truthy(raw.SEED_DEMO, embedded),
