@@ -15,6 +15,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import { createClientIp } from './client-ip.ts';
+import { mountCors } from './cors.ts';
 import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
@@ -92,6 +93,8 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       overwrite: false,
     }),
   );
+
+  mountCors(app, deps);
 
   const limitBody = bodyLimit({
     maxSize: deps.config.maxBodyBytes,

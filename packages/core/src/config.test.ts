@@ -238,6 +238,18 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     expect(configErrorOf({ HTTP_MAX_CONNECTIONS: '0' }).message).toContain('HTTP_MAX_CONNECTIONS');
   });
 
+  it('reads ADMIN_APP_ORIGIN as an origin, and refuses what is not an http(s) URL', () => {
+    expect(loadConfig({}).adminAppOrigin).toBeUndefined();
+    expect(loadConfig({ ADMIN_APP_ORIGIN: 'https://Admin.Example.com:443/app/' }).adminAppOrigin).toBe(
+      'https://admin.example.com',
+    );
+    expect(loadConfig({ ADMIN_APP_ORIGIN: 'http://localhost:5173' }).adminAppOrigin).toBe(
+      'http://localhost:5173',
+    );
+    for (const value of ['admin.example.com', 'ftp://admin.example.com'])
+      expect(configErrorOf({ ADMIN_APP_ORIGIN: value }).message).toContain('ADMIN_APP_ORIGIN');
+  });
+
   it('refuses RATE_LIMIT_STORE=postgres without DATABASE_URL', () => {
     const error = configErrorOf({ RATE_LIMIT_STORE: 'postgres' });
     expect(error.message).toContain('RATE_LIMIT_STORE');

@@ -43,6 +43,12 @@ const configSchema = z
     DATA_DIR: z.string().default('./.data'),
     DATABASE_POOL_SIZE: positiveInt(10),
     HOSTED_CHECKOUT_URL: z.url().default('http://localhost:3000'),
+    ADMIN_APP_ORIGIN: optionalString.pipe(
+      z
+        .url({ protocol: /^https?$/ })
+        .transform((value) => new URL(value).origin)
+        .optional(),
+    ),
     MERCHANT_JWT_SECRET: optionalString,
     MERCHANT_JWKS_URL: optionalUrl,
     MERCHANT_JWT_ISSUER: z.string().min(1).default('https://id.commerce.test'),
@@ -217,6 +223,8 @@ export interface Config {
   host: string;
   database: { url: string | undefined; dataDir: string; poolSize: number };
   hostedCheckoutUrl: string;
+  /** The merchant admin app's browser origin: the only one the merchant surface answers CORS for. */
+  adminAppOrigin: string | undefined;
   merchantJwt: { secret: string | undefined; jwksUrl: string | undefined; issuer: string; audience: string };
   platformAdminToken: string | undefined;
   email: { smtpUrl: string | undefined; from: string };
@@ -293,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: raw.HOST ?? defaultHost(raw.NODE_ENV),
     database: { url: raw.DATABASE_URL, dataDir: raw.DATA_DIR, poolSize: raw.DATABASE_POOL_SIZE },
     hostedCheckoutUrl: raw.HOSTED_CHECKOUT_URL.replace(/\/$/, ''),
+    adminAppOrigin: raw.ADMIN_APP_ORIGIN,
     merchantJwt: {
       secret: raw.MERCHANT_JWKS_URL ? raw.MERCHANT_JWT_SECRET : (raw.MERCHANT_JWT_SECRET ?? DEV_JWT_SECRET),
       jwksUrl: raw.MERCHANT_JWKS_URL,
