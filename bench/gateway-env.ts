@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@commerce/core';
+import { SMTPServer } from 'smtp-server';
 import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 
 export type Engine = 'postgres' | 'pglite';
@@ -52,6 +53,30 @@ export function benchJwt(): BenchJwt {
 }
 
 /**
+ * A mail server that takes every message and keeps none: production refuses to start without
+ * SMTP_URL, and the benches' gateways deliver their emails (order confirmations …) as production
+ * would. Shared by the process; it does not keep it alive.
+ */
+const smtpSink = await new Promise<string>((resolve, reject) => {
+  const server = new SMTPServer({
+    logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      stream.on('end', () => callback());
+      stream.resume();
+    },
+  });
+  server.on('error', reject);
+  server.listen(0, '127.0.0.1', () => {
+    const address = server.server.address();
+    server.server.unref();
+    if (address === null || typeof address === 'string') reject(new Error('the SMTP sink has no port'));
+    else resolve(`smtp://127.0.0.1:${address.port}`);
+  });
+});
+
+/**
  * The environment of a gateway started as in production on `connection`,
  * with the demo organization seeded and the run's token secret. Production
  * refuses the development webhook secret, so one is derived from the run's
@@ -79,6 +104,7 @@ export function productionGatewayEnv(options: {
     MERCHANT_JWT_ISSUER: jwt.issuer,
     MERCHANT_JWT_AUDIENCE: jwt.audience,
     PAYMENT_WEBHOOK_SECRET: options.webhookSecret ?? `whsec_${jwt.secret}`,
+    SMTP_URL: smtpSink,
   };
 }
 

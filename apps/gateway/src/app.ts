@@ -12,8 +12,10 @@ import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
-import { clientIp } from './client-ip.ts';
+import { createClientIp } from './client-ip.ts';
+import { mountCors } from './cors.ts';
 import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
@@ -83,6 +85,19 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     );
   });
 
+  // Every answer is data, never a page to render or frame; the docs page sets a policy of its own,
+  // which `overwrite: false` keeps.
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      xFrameOptions: 'DENY',
+      overwrite: false,
+    }),
+  );
+
+  mountCors(app, deps);
+
   const limitBody = bodyLimit({
     maxSize: deps.config.maxBodyBytes,
     onError: () => {
@@ -144,7 +159,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       }),
     logger,
   });
-  const socketIp = (c: Context<GatewayEnv>) => clientIp(c, deps.config.trustProxy);
+  const socketIp = createClientIp(deps.config.trustProxy);
   mountRestRoutes(app, router, routes, deps, {
     trustProxyIp: socketIp,
     onDownloadError: (c, error) =>

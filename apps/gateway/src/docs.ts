@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -17,13 +18,21 @@ export function mountDocs(app: Hono<GatewayEnv>, document: object): void {
     return c.body(json, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 
+  const reference = Scalar<GatewayEnv>({
+    url: '/api/v1/openapi.json',
+    cdn: '/api/v1/docs/scalar.js',
+    pageTitle: 'Commerce API reference',
+  });
+  // The page is the same for every request: rendered once, with a policy that runs only its own
+  // scripts (the bundle from this origin and the inline start-up script, by hash).
+  let page: Promise<{ html: string; policy: string }> | undefined;
   app.get('/api/v1/docs', async (c, next) => {
     c.set('route', 'GET /api/v1/docs');
-    return Scalar<GatewayEnv>({
-      url: '/api/v1/openapi.json',
-      cdn: '/api/v1/docs/scalar.js',
-      pageTitle: 'Commerce API reference',
-    })(c, next);
+    page ??= Promise.resolve(reference(c, next))
+      .then((response) => (response as Response).text())
+      .then((html) => ({ html, policy: docsPolicy(html) }));
+    const { html, policy } = await page;
+    return c.html(html, 200, { 'content-security-policy': policy });
   });
 
   let script: Promise<Buffer> | undefined;
@@ -35,6 +44,33 @@ export function mountDocs(app: Hono<GatewayEnv>, document: object): void {
       'cache-control': 'public, max-age=86400',
     });
   });
+}
+
+/**
+ * The docs page's Content-Security-Policy: scripts from this origin and the page's inline scripts by
+ * their SHA-256; inline styles (the reference sets them at run time); fonts from this origin only, so
+ * the page falls back to system fonts rather than reaching the reference's font CDN; requests to this
+ * origin (the document and "try it").
+ */
+export function docsPolicy(html: string): string {
+  const inlineScripts = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) =>
+      `'sha256-${createHash('sha256')
+        .update(match[1] ?? '')
+        .digest('base64')}'`,
+  );
+  return [
+    "default-src 'none'",
+    `script-src 'self' ${inlineScripts.join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 function scalarStandalonePath(): string {

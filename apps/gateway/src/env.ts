@@ -1,3 +1,4 @@
+import type { Tenant } from '@commerce/admin';
 import type { RequestObservations } from '@commerce/api';
 
 /** Per-request values the gateway's middleware shares with its routes. */
@@ -7,5 +8,7 @@ export interface GatewayEnv {
     /** The matched route template, for logs (never the raw path, which can hold tokens). */
     route: string | undefined;
     observed: RequestObservations;
+    /** The organization of `x-organization-slug`, when CORS already looked it up (see cors.ts). */
+    tenant: Tenant | undefined;
   };
 }

@@ -95,6 +95,33 @@ describe('merchant JWT verification', () => {
   });
 });
 
+describe('binding invitations (CONTRACT.md section 5)', () => {
+  const membershipsOf = async (token: string) => {
+    const response = await session(token);
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { memberships: { role: string; organization: { slug: string } }[] })
+      .memberships;
+  };
+
+  it.each([
+    ['omits email_verified', 'unclaimed', {}, 200],
+    ['says email_verified: false', 'unverified', { email_verified: false }, 200],
+    // A claim of the wrong type makes the token malformed (401); the seat stays pending all the same.
+    ['says email_verified as a string', 'stringly', { email_verified: 'true' }, 401],
+  ])('does not bind a pending membership with a token that %s', async (_case, slug, claim, status) => {
+    await h.provision(slug, `owner@${slug}.test`);
+    const identity = { sub: `idp|${slug}`, email: `owner@${slug}.test` };
+    const unverified = await sign(claims({ ...identity, ...claim }));
+    expect((await session(unverified)).status).toBe(status);
+    if (status === 200) expect(await membershipsOf(unverified)).toEqual([]);
+
+    const verified = await sign(claims({ ...identity, email_verified: true }));
+    expect(await membershipsOf(verified)).toEqual([
+      expect.objectContaining({ role: 'Owner', organization: expect.objectContaining({ slug }) }),
+    ]);
+  });
+});
+
 describe('tenant isolation', () => {
   it('binds the pending Owner at first sign-in and lists only that organization', async () => {
     const token = await h.token({ email: 'owner@alpha.test' });

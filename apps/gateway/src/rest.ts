@@ -70,6 +70,7 @@ export function mountRestRoutes(
           headers: c.req.raw.headers,
           clientIp: options.trustProxyIp(c),
           surface: 'rest',
+          tenant: c.get('tenant'),
         },
         c.get('observed'),
       );

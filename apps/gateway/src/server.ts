@@ -109,9 +109,25 @@ export async function startGateway(
     : undefined;
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const listening = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
-      resolve(listening),
+    const listening = serve(
+      {
+        fetch: app.fetch,
+        port: config.port,
+        hostname: config.host,
+        serverOptions: {
+          headersTimeout: config.http.headersTimeoutMs,
+          requestTimeout: config.http.requestTimeoutMs,
+          // Node looks for late requests every 30 s by default, far coarser than the timeouts.
+          connectionsCheckingInterval: Math.max(
+            50,
+            Math.min(1000, Math.floor(config.http.headersTimeoutMs / 2)),
+          ),
+        },
+      },
+      () => resolve(listening),
     );
+    // Connections past the cap are closed as they arrive.
+    listening.maxConnections = config.http.maxConnections;
   });
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

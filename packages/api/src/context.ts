@@ -31,6 +31,11 @@ export interface RequestInfo {
   clientIp: string;
   /** Which door the call came through: the versioned REST contract or first-party /trpc. */
   surface: 'rest' | 'trpc';
+  /**
+   * The organization of `x-organization-slug` when the gateway already looked it up for this
+   * request (to answer a cross-origin request's CORS); tenant procedures reuse it.
+   */
+  tenant?: Tenant | undefined;
 }
 
 /** Facts a procedure learns that the gateway logs (never secrets or customer data). */

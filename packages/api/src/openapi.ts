@@ -88,6 +88,9 @@ export function buildOpenApiDocument(
       'Multi-tenant commerce and bookings API. Every tenant-scoped request names its tenant with the',
       '`x-organization-slug` header. Errors share one envelope: `{ "error": { "code", "message", "requestId", "details"? } }`;',
       'clients branch on `code`. Every response carries `x-request-id`.',
+      'Browsers: the public and customer routes answer CORS for the origins of the tenant’s `apiSettings.allowedOrigins`',
+      'and the hosted app (the customer routes with credentials), the merchant routes for the admin app only;',
+      '`x-request-id`, `Retry-After` and `idempotent-replayed` are exposed to scripts.',
       ...(options.notes ?? []),
     ].join(' '),
     securitySchemes: {

@@ -104,7 +104,8 @@ const rateLimited = t.middleware(async ({ ctx, meta, next }) => {
 async function resolveTenant(ctx: ApiContext) {
   const slug = ctx.request.headers.get('x-organization-slug')?.trim();
   if (!slug) throw new AppError('TENANT_REQUIRED');
-  const tenant = await findTenantBySlug(ctx.db, slug);
+  const known = ctx.request.tenant;
+  const tenant = known?.slug === slug ? known : await findTenantBySlug(ctx.db, slug);
   if (!tenant) throw AppError.notFound('Organization not found');
   ctx.observed.tenant = tenant;
   return tenant;

@@ -72,11 +72,11 @@ describe('createMerchantTokenVerifier with the HS256 secret', () => {
   });
 
   it.each([
-    ['absent', undefined, true],
+    ['absent', undefined, false],
     ['true', true, true],
     ['false', false, false],
   ])(
-    'emailVerified is false only when email_verified is false (%s)',
+    'emailVerified is true only when email_verified is true (%s)',
     async (_label, emailVerified, expected) => {
       const token = await signHs256(
         validPayload(emailVerified === undefined ? {} : { email_verified: emailVerified }),
@@ -219,7 +219,9 @@ describe('createMerchantTokenVerifier with a JWKS URL', () => {
 
   it('verifies a token signed with the published key', async () => {
     const verifier = createMerchantTokenVerifier({ jwksUrl, issuer: ISSUER, audience: AUDIENCE }, clock);
-    const claims = await verifier.verify(await signRs256(privateKey, KID, validPayload({ name: 'Alice' })));
+    const claims = await verifier.verify(
+      await signRs256(privateKey, KID, validPayload({ name: 'Alice', email_verified: true })),
+    );
     expect(claims).toEqual({
       subject: 'idp|alice',
       email: 'alice@example.com',

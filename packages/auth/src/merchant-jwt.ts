@@ -7,7 +7,10 @@ export interface MerchantClaims {
   subject: string;
   email: string;
   name: string | null;
-  /** False only when the provider says explicitly that the email is unverified. */
+  /**
+   * True only when the provider says `email_verified: true` (CONTRACT.md section 5): some providers
+   * never send the claim and let users edit the address, so an absent claim is not verified.
+   */
   emailVerified: boolean;
 }
 
@@ -62,7 +65,7 @@ export function createMerchantTokenVerifier(
         subject: claims.data.sub,
         email: claims.data.email.toLowerCase(),
         name: claims.data.name ?? null,
-        emailVerified: claims.data.email_verified !== false,
+        emailVerified: claims.data.email_verified === true,
       };
     },
   };

@@ -4,6 +4,7 @@ import { ConfigError, DEVELOPMENT_JWT_SECRET, DEVELOPMENT_WEBHOOK_SECRET, loadCo
 const POSTGRES_URL = 'postgres://app:secret@db.internal:5432/commerce';
 const PRODUCTION_SECRET = 'a-production-secret-that-is-not-the-development-one';
 const PRODUCTION_WEBHOOK_SECRET = 'whsec_production_0123456789abcdef';
+const SMTP = 'smtp://mail.internal:587';
 const STRIPE = {
   PAYMENT_PROVIDER: 'stripe',
   PAYMENT_WEBHOOK_SECRET: 'whsec_endpoint0123456789',
@@ -134,6 +135,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
       NODE_ENV: 'production',
       MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
       PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+      SMTP_URL: SMTP,
     });
     expect(config.env).toBe('production');
     expect(config.merchantJwt.jwksUrl).toBe('https://id.example.com/.well-known/jwks.json');
@@ -145,6 +147,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
       NODE_ENV: 'production',
       MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
       PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+      SMTP_URL: SMTP,
     });
     expect(config.merchantJwt.secret).toBe(PRODUCTION_SECRET);
   });
@@ -153,6 +156,98 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     const error = configErrorOf({ NODE_ENV: 'production', MERCHANT_JWT_SECRET: PRODUCTION_SECRET });
     expect(error.message).toContain('PAYMENT_WEBHOOK_SECRET');
     expect(loadConfig({ MERCHANT_JWT_SECRET: PRODUCTION_SECRET }).payments.provider).toBe('sandbox');
+  });
+
+  it('refuses production without SMTP_URL', () => {
+    const production = {
+      NODE_ENV: 'production',
+      MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
+      PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+    };
+    expect(configErrorOf(production).message).toMatch(/SMTP_URL: is required in production/);
+    expect(loadConfig({ ...production, SMTP_URL: SMTP }).email.smtpUrl).toBe(SMTP);
+  });
+
+  it('refuses the development secret on a HOST other than loopback, outside production too', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.20', 'example.com']) {
+      const error = configErrorOf({ HOST });
+      expect(error.message).toContain('MERCHANT_JWT_SECRET');
+      expect(error.message).toContain(`HOST is ${HOST}`);
+      expect(configErrorOf({ HOST, MERCHANT_JWT_SECRET: DEVELOPMENT_JWT_SECRET }).message).toContain(
+        'MERCHANT_JWT_SECRET',
+      );
+    }
+  });
+
+  it('accepts the development secret on loopback, and any HOST with a secret or JWKS of its own', () => {
+    for (const HOST of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'])
+      expect(loadConfig({ HOST }).merchantJwt.secret).toBe(DEVELOPMENT_JWT_SECRET);
+    expect(loadConfig({ HOST: '0.0.0.0', MERCHANT_JWT_SECRET: PRODUCTION_SECRET }).host).toBe('0.0.0.0');
+    expect(
+      loadConfig({ HOST: '0.0.0.0', MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).host,
+    ).toBe('0.0.0.0');
+  });
+
+  it('defaults HOST to loopback outside production and to every interface in production', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
+        PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+        SMTP_URL: SMTP,
+      }).host,
+    ).toBe('0.0.0.0');
+  });
+
+  it('reads TRUST_PROXY as hops (true is one, false none) or a list of proxy addresses and CIDRs', () => {
+    expect(loadConfig({}).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+      'loopback',
+    ]);
+  });
+
+  it.each(['yes', '-1', '10.0.0.0/33', '10.0.0.0/8,proxy.internal', '1.5'])(
+    'refuses TRUST_PROXY=%s',
+    (value) => {
+      expect(configErrorOf({ TRUST_PROXY: value }).message).toContain('TRUST_PROXY');
+    },
+  );
+
+  it('reads the HTTP server limits, and refuses a header timeout longer than the request timeout', () => {
+    expect(loadConfig({}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      maxConnections: 1024,
+    });
+    expect(
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT_MS: '500',
+        HTTP_REQUEST_TIMEOUT_MS: '500',
+        HTTP_MAX_CONNECTIONS: '2',
+      }).http,
+    ).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 500, maxConnections: 2 });
+    expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' }).message).toContain('HTTP_HEADERS_TIMEOUT_MS');
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS: '0' }).message).toContain('HTTP_MAX_CONNECTIONS');
+  });
+
+  it('reads ADMIN_APP_ORIGIN as an origin, and refuses what is not an http(s) URL', () => {
+    expect(loadConfig({}).adminAppOrigin).toBeUndefined();
+    expect(loadConfig({ ADMIN_APP_ORIGIN: 'https://Admin.Example.com:443/app/' }).adminAppOrigin).toBe(
+      'https://admin.example.com',
+    );
+    expect(loadConfig({ ADMIN_APP_ORIGIN: 'http://localhost:5173' }).adminAppOrigin).toBe(
+      'http://localhost:5173',
+    );
+    for (const value of ['admin.example.com', 'ftp://admin.example.com'])
+      expect(configErrorOf({ ADMIN_APP_ORIGIN: value }).message).toContain('ADMIN_APP_ORIGIN');
   });
 
   it('refuses RATE_LIMIT_STORE=postgres without DATABASE_URL', () => {

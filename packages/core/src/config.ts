@@ -8,26 +8,47 @@ const DEV_JWT_SECRET = 'dev-only-merchant-jwt-secret-change-me-0123456789';
 const DEV_WEBHOOK_SECRET = 'whsec_dev_only_change_me';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const flag = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(fallback ? 'true' : 'false')
-    .transform((value) => value === 'true' || value === '1');
 const optionalString = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
 const optionalUrl = optionalString.pipe(z.url().optional());
 
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const proxyAddressSchema = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]);
+/** A TRUST_PROXY list entry: an address, a CIDR, or one of proxy-addr's range names. */
+const isProxyAddress = (entry: string) =>
+  PROXY_RANGE_NAMES.has(entry) || proxyAddressSchema.safeParse(entry).success;
+
+const defaultHost = (nodeEnv: string) => (nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1');
+
+/** Whether a bind address takes connections from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    bare === 'localhost' ||
+    bare === '::1' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) ||
+    /^::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)
+  );
+}
+
 const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().default('0.0.0.0'),
+    // Unset: every interface in production, loopback otherwise (where the development secret is accepted).
+    HOST: optionalString,
     DATABASE_URL: optionalUrl,
     DATA_DIR: z.string().default('./.data'),
     DATABASE_POOL_SIZE: positiveInt(10),
     HOSTED_CHECKOUT_URL: z.url().default('http://localhost:3000'),
+    ADMIN_APP_ORIGIN: optionalString.pipe(
+      z
+        .url({ protocol: /^https?$/ })
+        .transform((value) => new URL(value).origin)
+        .optional(),
+    ),
     MERCHANT_JWT_SECRET: optionalString,
     MERCHANT_JWKS_URL: optionalUrl,
     MERCHANT_JWT_ISSUER: z.string().min(1).default('https://id.commerce.test'),
@@ -77,7 +98,27 @@ const configSchema = z
     // the longest Stripe's own Checkout keeps a session open.
     CHECKOUT_PAYMENT_TIMEOUT_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
     MAX_BODY_BYTES: positiveInt(1_048_576),
-    TRUST_PROXY: flag(false),
+    // Node's own defaults (60 s for headers, no cap on connections) let slow-header clients hold sockets.
+    HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
+    HTTP_MAX_CONNECTIONS: positiveInt(1024),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((value, ctx) => {
+        const trimmed = value.trim();
+        if (trimmed === 'false' || trimmed === '') return 0;
+        if (trimmed === 'true') return 1;
+        if (/^\d+$/.test(trimmed)) return Number(trimmed);
+        const entries = trimmed.split(',').map((entry) => entry.trim());
+        const bad = entries.filter((entry) => !isProxyAddress(entry));
+        if (bad.length === 0) return entries;
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be true, false, a number of proxy hops or a list of proxy addresses/CIDRs (not ${bad.join(', ')})`,
+        });
+        return z.NEVER;
+      }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SEED_DEMO: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     RUN_WORKER: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
@@ -102,6 +143,28 @@ const configSchema = z
         code: 'custom',
         path: ['MERCHANT_JWT_SECRET'],
         message: 'the development secret is refused in production',
+      });
+    }
+    // The development secret is in the source: whoever reaches the server could sign a merchant token.
+    const host = env.HOST ?? defaultHost(env.NODE_ENV);
+    if (
+      env.NODE_ENV !== 'production' &&
+      !env.MERCHANT_JWKS_URL &&
+      (env.MERCHANT_JWT_SECRET ?? DEV_JWT_SECRET) === DEV_JWT_SECRET &&
+      !isLoopbackHost(host)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MERCHANT_JWT_SECRET'],
+        message: `the development secret is accepted only while the server listens on loopback (HOST is ${host}); set HOST=127.0.0.1, or a MERCHANT_JWT_SECRET of your own, or MERCHANT_JWKS_URL`,
+      });
+    }
+    // The development transport keeps whole messages (sign-in links and codes) in the database.
+    if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'is required in production (without it mail is only recorded in the database, never sent)',
       });
     }
     // Whoever knows the development secret could sign a "paid" event, whatever the provider.
@@ -136,6 +199,13 @@ const configSchema = z
         });
       }
     }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not be longer than HTTP_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+      });
+    }
     if (env.RATE_LIMIT_STORE === 'postgres' && !env.DATABASE_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -153,6 +223,8 @@ export interface Config {
   host: string;
   database: { url: string | undefined; dataDir: string; poolSize: number };
   hostedCheckoutUrl: string;
+  /** The merchant admin app's browser origin: the only one the merchant surface answers CORS for. */
+  adminAppOrigin: string | undefined;
   merchantJwt: { secret: string | undefined; jwksUrl: string | undefined; issuer: string; audience: string };
   platformAdminToken: string | undefined;
   email: { smtpUrl: string | undefined; from: string };
@@ -186,7 +258,17 @@ export interface Config {
     paymentTimeoutMinutes: number;
   };
   maxBodyBytes: number;
-  trustProxy: boolean;
+  /**
+   * The HTTP server's limits: how long a client may take to send its headers, and its whole request
+   * (responses, such as streamed exports, are not timed), and how many connections it may hold open.
+   */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
+  /**
+   * Which proxies' `X-Forwarded-For` entries to believe, as Express's `trust proxy`: a number of
+   * hops counted from the socket (0: none, the socket's address is the client), or the addresses
+   * and CIDRs of the proxies (the client is the first entry from the right outside them).
+   */
+  trustProxy: number | string[];
   logLevel: RawConfig['LOG_LEVEL'];
   /** Seed the demo organization at start (default: on for the embedded database). */
   seedDemo: boolean;
@@ -216,9 +298,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     env: raw.NODE_ENV,
     port: raw.PORT,
-    host: raw.HOST,
+    host: raw.HOST ?? defaultHost(raw.NODE_ENV),
     database: { url: raw.DATABASE_URL, dataDir: raw.DATA_DIR, poolSize: raw.DATABASE_POOL_SIZE },
     hostedCheckoutUrl: raw.HOSTED_CHECKOUT_URL.replace(/\/$/, ''),
+    adminAppOrigin: raw.ADMIN_APP_ORIGIN,
     merchantJwt: {
       secret: raw.MERCHANT_JWKS_URL ? raw.MERCHANT_JWT_SECRET : (raw.MERCHANT_JWT_SECRET ?? DEV_JWT_SECRET),
       jwksUrl: raw.MERCHANT_JWKS_URL,
@@ -257,6 +340,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       paymentTimeoutMinutes: raw.CHECKOUT_PAYMENT_TIMEOUT_MINUTES,
     },
     maxBodyBytes: raw.MAX_BODY_BYTES,
+    http: {
+      headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
+      maxConnections: raw.HTTP_MAX_CONNECTIONS,
+    },
     trustProxy: raw.TRUST_PROXY,
     logLevel: raw.LOG_LEVEL,
     seedDemo: truthy(raw.SEED_DEMO, embedded),

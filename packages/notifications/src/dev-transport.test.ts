@@ -9,7 +9,7 @@ import {
   readOutboxRow,
   recordingLogger,
 } from '../test/factories.ts';
-import { createDevTransport } from './dev-transport.ts';
+import { createDevTransport, DEV_EMAIL_RETENTION_MS, pruneDevEmails } from './dev-transport.ts';
 import { createOutboxWorker } from './outbox-worker.ts';
 import { createEmailTransportFromConfig, startOutboxWorkerFromConfig } from './start-outbox-worker.ts';
 
@@ -63,6 +63,34 @@ describe('development transport', () => {
     });
     expect(logger.text()).not.toContain('bob@');
     expect(logger.text()).not.toContain(recorded[0]?.text_body);
+  });
+});
+
+describe('pruneDevEmails', () => {
+  it('deletes recorded messages, bodies and all, once they are a day old, and keeps younger ones', async () => {
+    await handle.db.deleteFrom('dev_emails').execute();
+    const pruneClock = new ManualClock('2026-04-01T00:00:00.000Z');
+    const transport = createDevTransport(handle.db, recordingLogger(), pruneClock);
+    const message = {
+      to: 'carol@shop.example',
+      subject: 'Your sign-in link',
+      text: 'https://shop.example/x',
+    };
+    const context = { organizationId: ORG_ID, templateType: 'customer.sign_in_link' };
+    await transport.send(message, { ...context, outboxId: 'obx_prune_old' });
+    pruneClock.advance(60 * 60 * 1000);
+    await transport.send(message, { ...context, outboxId: 'obx_prune_new' });
+    const remaining = () =>
+      handle.db.selectFrom('dev_emails').select('outbox_id').orderBy('outbox_id').execute();
+
+    pruneClock.set(new Date(Date.parse('2026-04-01T00:00:00.000Z') + DEV_EMAIL_RETENTION_MS));
+    expect(await pruneDevEmails(handle.db, pruneClock.now())).toBe(0);
+    pruneClock.advance(1);
+    expect(await pruneDevEmails(handle.db, pruneClock.now())).toBe(1);
+    expect(await remaining()).toEqual([{ outbox_id: 'obx_prune_new' }]);
+    pruneClock.advance(60 * 60 * 1000);
+    expect(await pruneDevEmails(handle.db, pruneClock.now())).toBe(1);
+    expect(await remaining()).toEqual([]);
   });
 });
 

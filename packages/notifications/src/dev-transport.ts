@@ -45,3 +45,18 @@ export function createDevTransport(
     },
   };
 }
+
+/**
+ * How long the development transport keeps a message. Its body holds sign-in links and codes, so
+ * it is not kept for good: a developer reads a message within minutes.
+ */
+export const DEV_EMAIL_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** Deletes development-transport messages older than `DEV_EMAIL_RETENTION_MS`, in every organization. */
+export async function pruneDevEmails(db: Kysely<Database>, at: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('dev_emails')
+    .where('created_at', '<', new Date(at.getTime() - DEV_EMAIL_RETENTION_MS))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

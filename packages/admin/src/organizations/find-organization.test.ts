@@ -1,7 +1,7 @@
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTenantBySlug } from './find-organization.ts';
+import { findTenantBySlug, findTenantWithOriginsBySlug } from './find-organization.ts';
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -38,5 +38,46 @@ describe('findTenantBySlug', () => {
   it('works inside a transaction', async () => {
     const found = await handle.db.transaction().execute((trx) => findTenantBySlug(trx, 'other-shop'));
     expect(found?.name).toBe('Other');
+  });
+});
+
+describe('findTenantWithOriginsBySlug', () => {
+  it('adds the allowed origins of the settings, none without settings or without the key', async () => {
+    expect(await findTenantWithOriginsBySlug(handle.db, 'active-shop')).toEqual({
+      organizationId: 'org_active',
+      slug: 'active-shop',
+      name: 'Active',
+      allowedOrigins: [],
+    });
+    await handle.db
+      .insertInto('organization_settings')
+      .values([
+        {
+          organization_id: 'org_active',
+          business_profile: '{}',
+          checkout_settings: '{}',
+          api_settings: JSON.stringify({ allowedOrigins: ['https://shop.example', 'http://localhost:5173'] }),
+          notifications: '{}',
+        },
+        {
+          organization_id: 'org_other',
+          business_profile: '{}',
+          checkout_settings: '{}',
+          api_settings: JSON.stringify({ publicOrderReadsEnabled: true }),
+          notifications: '{}',
+        },
+      ])
+      .execute();
+    expect((await findTenantWithOriginsBySlug(handle.db, 'active-shop'))?.allowedOrigins).toEqual([
+      'https://shop.example',
+      'http://localhost:5173',
+    ]);
+    expect((await findTenantWithOriginsBySlug(handle.db, 'other-shop'))?.allowedOrigins).toEqual([]);
+  });
+
+  it('finds no suspended, unknown or malformed organization', async () => {
+    expect(await findTenantWithOriginsBySlug(handle.db, 'suspended-shop')).toBeUndefined();
+    expect(await findTenantWithOriginsBySlug(handle.db, 'nobody')).toBeUndefined();
+    expect(await findTenantWithOriginsBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
   });
 });

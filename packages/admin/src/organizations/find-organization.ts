@@ -1,5 +1,5 @@
 import { type Database, prepared } from '@commerce/db';
-import type { CompiledQuery, Kysely } from 'kysely';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { organizationSlugSchema } from './schemas.ts';
 
 export interface Tenant {
@@ -21,9 +21,9 @@ interface TenantRow {
 function lookupQuery(db: Kysely<Database>, slug: string) {
   return db
     .selectFrom('organizations')
-    .select(['id', 'slug', 'name'])
-    .where('slug', '=', slug)
-    .where('status', '=', 'ACTIVE');
+    .select(['organizations.id', 'organizations.slug', 'organizations.name'])
+    .where('organizations.slug', '=', slug)
+    .where('organizations.status', '=', 'ACTIVE');
 }
 
 /** The active organization a request's `x-organization-slug` names, if any. */
@@ -34,4 +34,42 @@ export async function findTenantBySlug(db: Kysely<Database>, slug: string): Prom
   const { rows } = await db.executeQuery<TenantRow>({ ...compiledLookup, parameters: [slug, ...fixed] });
   const row = rows[0];
   return row && { organizationId: row.id, slug: row.slug, name: row.name };
+}
+
+/** A tenant with the browser origins its settings allow (`apiSettings.allowedOrigins`). */
+export interface TenantWithOrigins extends Tenant {
+  allowedOrigins: string[];
+}
+
+let compiledLookupWithOrigins: CompiledQuery<TenantRow & { allowed_origins: unknown }> | undefined;
+
+/**
+ * `findTenantBySlug` with the tenant's allowed browser origins, in the same one query: what a
+ * cross-origin request's CORS answer needs before its procedure runs, which then reuses the tenant.
+ */
+export async function findTenantWithOriginsBySlug(
+  db: Kysely<Database>,
+  slug: string,
+): Promise<TenantWithOrigins | undefined> {
+  if (!organizationSlugSchema.safeParse(slug).success) return undefined;
+  compiledLookupWithOrigins ??= prepared(
+    lookupQuery(db, '')
+      .leftJoin('organization_settings', 'organization_settings.organization_id', 'organizations.id')
+      .select(sql<unknown>`organization_settings.api_settings -> 'allowedOrigins'`.as('allowed_origins'))
+      .compile(),
+  );
+  const [, ...fixed] = compiledLookupWithOrigins.parameters;
+  const { rows } = await db.executeQuery<TenantRow & { allowed_origins: unknown }>({
+    ...compiledLookupWithOrigins,
+    parameters: [slug, ...fixed],
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  const origins = Array.isArray(row.allowed_origins) ? row.allowed_origins : [];
+  return {
+    organizationId: row.id,
+    slug: row.slug,
+    name: row.name,
+    allowedOrigins: origins.filter((origin): origin is string => typeof origin === 'string'),
+  };
 }

@@ -141,7 +141,7 @@ const API_SETTINGS_KEYS = {
       .max(MAX_ALLOWED_ORIGINS)
       .transform((origins) => [...new Set(origins)]),
     read: z.array(z.string()),
-    description: `Browser origins a storefront may call the public API from, at most ${MAX_ALLOWED_ORIGINS}; each is stored in serialized form (lowercase host, no trailing slash, no default port) and duplicates are dropped. No wildcards`,
+    description: `Browser origins a storefront may call the public and customer API from (CORS; cookie-authenticated changes), at most ${MAX_ALLOWED_ORIGINS}; each is stored in serialized form (lowercase host, no trailing slash, no default port) and duplicates are dropped. No wildcards`,
   },
 } satisfies SettingKeys;
 

@@ -1,6 +1,7 @@
 import { runPeriodically } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import { pruneIdempotencyKeys, prunePaymentWebhookEvents } from '@commerce/db';
+import { pruneDevEmails } from '@commerce/notifications';
 import { pruneActionTokens } from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import { pruneCustomerAuth } from './prune-customer-auth.ts';
@@ -11,13 +12,14 @@ export interface HousekeepingResult {
   idempotencyKeys: number;
   paymentWebhookEvents: number;
   actionTokens: number;
+  devEmails: number;
 }
 
 /**
  * Every retention sweep of credentials and replay records, across all
  * organizations: expired customer sessions and sign-in challenges, expired
- * idempotency keys, payment webhook event ids past their retention, and
- * long-expired action tokens. Each sweep is its own statement (or batch of
+ * idempotency keys, payment webhook event ids past their retention,
+ * long-expired action tokens, and day-old development-transport emails. Each sweep is its own statement (or batch of
  * statements), so none holds many locks for long.
  */
 export async function runHousekeeping(db: Kysely<Database>, at: Date): Promise<HousekeepingResult> {
@@ -25,7 +27,8 @@ export async function runHousekeeping(db: Kysely<Database>, at: Date): Promise<H
   const idempotencyKeys = await pruneIdempotencyKeys(db, at);
   const paymentWebhookEvents = await prunePaymentWebhookEvents(db, at);
   const actionTokens = await pruneActionTokens(db, at);
-  return { ...auth, idempotencyKeys, paymentWebhookEvents, actionTokens };
+  const devEmails = await pruneDevEmails(db, at);
+  return { ...auth, idempotencyKeys, paymentWebhookEvents, actionTokens, devEmails };
 }
 
 export interface HousekeepingLogger {

@@ -85,12 +85,26 @@ it('runs every retention sweep and keeps what is still live', async () => {
     })
     .execute();
 
+  await database.db
+    .insertInto('dev_emails')
+    .values({
+      organization_id: organizationId,
+      id: 'eml_housekeeping',
+      outbox_id: 'obx_housekeeping',
+      to_address: 'ada@example.com',
+      subject: 'Your sign-in code',
+      text_body: 'Code 123456',
+      created_at: clock.now(),
+    })
+    .execute();
+
   expect(await runHousekeeping(database.db, clock.now())).toEqual({
     sessions: 0,
     challenges: 0,
     idempotencyKeys: 0,
     paymentWebhookEvents: 0,
     actionTokens: 0,
+    devEmails: 0,
   });
   clock.advance(PAYMENT_WEBHOOK_EVENT_RETENTION_MS + 1000);
   expect(await runHousekeeping(database.db, clock.now())).toEqual({
@@ -99,5 +113,6 @@ it('runs every retention sweep and keeps what is still live', async () => {
     idempotencyKeys: 1,
     paymentWebhookEvents: 1,
     actionTokens: 0,
+    devEmails: 1,
   });
 });

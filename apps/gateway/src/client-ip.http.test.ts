@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../test/harness.ts';
+
+// The public read budget is per tenant and client address: which address the gateway keys on shows in
+// which request is the first to get 429.
+const BUDGET = 3;
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function gateway(trustProxy?: string) {
+  h = await createHarness({
+    env: {
+      RATE_LIMIT_PUBLIC_READS_PER_MINUTE: String(BUDGET),
+      ...(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
+    },
+  });
+  await h.provision('shop', 'owner@shop.test');
+  return h;
+}
+
+/** A public read as if it came over a socket from `socket`, carrying `forwardedFor`. */
+function read(harness: Harness, socket: string, forwardedFor?: string) {
+  return harness.app.request(
+    '/api/v1/public/organization',
+    {
+      headers: {
+        'x-organization-slug': 'shop',
+        ...(forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor }),
+      },
+    },
+    { incoming: { socket: { remoteAddress: socket } } },
+  );
+}
+
+let spoofed = 0;
+/** A new left-most X-Forwarded-For entry on each call: what a client rotating its own header writes. */
+const spoof = () => `198.18.${Math.floor(++spoofed / 250)}.${(spoofed % 250) + 1}`;
+
+async function statuses(requests: (() => Response | Promise<Response>)[]): Promise<number[]> {
+  const result: number[] = [];
+  for (const request of requests) result.push((await request()).status);
+  return result;
+}
+
+const spent = [...Array.from({ length: BUDGET }, () => 200), 429];
+
+describe('client address behind proxies (TRUST_PROXY)', () => {
+  it('without TRUST_PROXY keys on the socket and ignores X-Forwarded-For', async () => {
+    const harness = await gateway();
+    const calls = Array.from({ length: BUDGET + 1 }, () => () => read(harness, '203.0.113.5', spoof()));
+    expect(await statuses(calls)).toEqual(spent);
+    expect((await read(harness, '203.0.113.6', '203.0.113.5')).status).toBe(200);
+  });
+
+  it('with TRUST_PROXY=true takes the entry the one proxy appended, so rotating the header does not escape', async () => {
+    const harness = await gateway('true');
+    const calls = Array.from(
+      { length: BUDGET + 1 },
+      () => () => read(harness, '10.0.0.2', `${spoof()}, 203.0.113.7`),
+    );
+    expect(await statuses(calls)).toEqual(spent);
+    // Another shopper behind the same proxy has a budget of their own.
+    expect((await read(harness, '10.0.0.2', `${spoof()}, 203.0.113.8`)).status).toBe(200);
+  });
+
+  it('with a number of hops takes the entry that many hops from the socket', async () => {
+    const harness = await gateway('2');
+    const calls = Array.from(
+      { length: BUDGET + 1 },
+      () => () => read(harness, '10.0.0.3', `${spoof()}, 203.0.113.9, 10.0.0.4`),
+    );
+    expect(await statuses(calls)).toEqual(spent);
+    expect((await read(harness, '10.0.0.3', `${spoof()}, 203.0.113.10, 10.0.0.4`)).status).toBe(200);
+  });
+
+  it('with proxy CIDRs takes the first address from the right outside them, and trusts no header from elsewhere', async () => {
+    const harness = await gateway('10.0.0.0/8,192.168.0.1');
+    const viaProxies = Array.from(
+      { length: BUDGET + 1 },
+      () => () => read(harness, '192.168.0.1', `${spoof()}, 203.0.113.11, 10.1.2.3`),
+    );
+    expect(await statuses(viaProxies)).toEqual(spent);
+
+    // A client that connects directly is its socket address, whatever it writes.
+    const direct = Array.from({ length: BUDGET + 1 }, () => () => read(harness, '203.0.113.12', spoof()));
+    expect(await statuses(direct)).toEqual(spent);
+  });
+});
