@@ -1,9 +1,8 @@
-import { AppError, hashToken, isTokenOf, newToken, runPeriodically } from '@commerce/core';
+import { AppError, formatMoney, hashToken, isTokenOf, newToken, runPeriodically } from '@commerce/core';
 import { type Database, inTransaction } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { CancelPaymentIntentResult, PaymentProvider } from '@commerce/payments';
 import { type Kysely, sql } from 'kysely';
-import { formatMoney } from '../orders/money.ts';
 import { findOrder } from '../orders/order-read.ts';
 import { moveSession } from './complete-session.ts';
 import { setOrderPaymentStatus } from './place-order.ts';
