@@ -133,9 +133,17 @@ export interface PaymentWebhookEvent {
  * Applies one verified, first-seen payment event inside the transaction that
  * records its id, so a failure records nothing and the processor's retry runs
  * it again. `Db` is the transaction handle (`Kysely<Database>`); this package
- * does not depend on the database package.
+ * does not depend on the database package. It may return a follow-up that the
+ * caller runs after the commit: a processor call the event made owed (a
+ * refund), never made inside the transaction.
  */
-export type PaymentEventHandler<Db> = (trx: Db, event: PaymentWebhookEvent) => Promise<void>;
+export type PaymentEventHandler<Db> = (
+  trx: Db,
+  event: PaymentWebhookEvent,
+) => Promise<PaymentEventFollowUp | undefined>;
+
+/** Runs after the event's transaction commits; what it fails to do stays owed and is retried by the worker. */
+export type PaymentEventFollowUp = () => Promise<void>;
 
 export class WebhookSignatureError extends Error {
   constructor(message = 'The webhook signature is invalid') {

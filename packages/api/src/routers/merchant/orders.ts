@@ -99,7 +99,12 @@ export const merchantOrdersRouter = router({
     })
     .input(updateOrderStatusInputSchema)
     .output(orderSchema)
-    .mutation(({ ctx, input }) => updateOrderStatus(ctx.db, writeContext(ctx), input)),
+    .mutation(({ ctx, input }) =>
+      updateOrderStatus(ctx.db, writeContext(ctx), input, {
+        payments: ctx.services.payments,
+        email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+      }),
+    ),
 
   updateNotes: operator
     .meta({
