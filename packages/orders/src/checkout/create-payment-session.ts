@@ -180,6 +180,7 @@ async function armAttempt(
     }
     return { attempt, orderReference: order.order_reference };
   }
+  if (session.status === 'CANCELLED') throw orderCancelled();
   throw new AppError(
     'INVALID_STATE_TRANSITION',
     session.status === 'OPEN'
