@@ -7,7 +7,7 @@ import {
   listRestRoutes,
 } from '@commerce/api';
 import { AppError, newId } from '@commerce/core';
-import { settlePaymentEvent } from '@commerce/orders';
+import { runPaymentActions, settlePaymentEvent } from '@commerce/orders';
 import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono } from 'hono';
@@ -156,6 +156,23 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
             },
             'payment event amount differs from the payment attempt',
           );
+        // A payment for an order cancelled meanwhile: refunded through the processor once this commits.
+        if (settled.outcome === 'refunded') {
+          logger.warn(
+            {
+              eventId: event.id,
+              organizationId: settled.organizationId,
+              orderId: settled.orderId,
+              paymentAttemptId: settled.paymentAttemptId,
+            },
+            'payment for a cancelled order: refunding it',
+          );
+          const only = { organizationId: settled.organizationId, paymentAttemptId: settled.paymentAttemptId };
+          return async () => {
+            await runPaymentActions(deps.db, { payments: deps.payments, at: deps.clock.now(), only, logger });
+          };
+        }
+        return undefined;
       }),
     logger,
   });

@@ -41,6 +41,7 @@ const handler: GatewayPaymentEventHandler = async (trx, event) => {
     .values({ key: `effect:${event.id}` })
     .execute();
   if (handlerBehaviour === 'fail') throw new Error('settlement failed');
+  return undefined;
 };
 
 beforeAll(async () => {

@@ -37,7 +37,8 @@ export interface PaymentWebhookDeps {
  * applies before it is read. Refused signatures change nothing (400
  * WEBHOOK_SIGNATURE_INVALID). A handled event's id is recorded and the
  * handler runs in one transaction: a replayed id is a 200 no-op, and a
- * handler failure records nothing, so the processor's retry applies it.
+ * handler failure records nothing, so the processor's retry applies it. The
+ * handler's follow-up (a refund owed to the processor) runs after the commit.
  * Other event types are acknowledged and ignored.
  */
 export function mountPaymentWebhook(app: Hono<GatewayEnv>, deps: PaymentWebhookDeps): void {
@@ -50,11 +51,14 @@ export function mountPaymentWebhook(app: Hono<GatewayEnv>, deps: PaymentWebhookD
 
     let outcome: PaymentWebhookOutcome = 'ignored';
     if (isHandledPaymentEvent(event)) {
-      outcome = await deps.db.transaction().execute(async (trx) => {
-        if (!(await claimPaymentWebhookEvent(trx, event, receivedAt))) return 'duplicate';
-        await deps.onPaymentEvent(trx, event);
-        return 'processed';
+      const applied = await deps.db.transaction().execute(async (trx) => {
+        if (!(await claimPaymentWebhookEvent(trx, event, receivedAt)))
+          return { outcome: 'duplicate' as const, followUp: undefined };
+        return { outcome: 'processed' as const, followUp: await deps.onPaymentEvent(trx, event) };
       });
+      outcome = applied.outcome;
+      // After the commit: a processor call the event owes (a refund). Whatever fails stays owed for the worker.
+      await applied.followUp?.();
     }
     deps.logger.info(
       { requestId, eventId: event.id, eventType: event.type, intentId: event.intentId, outcome },
@@ -122,7 +126,9 @@ export const paymentWebhookOpenApiPaths: Record<string, Record<string, unknown>>
         '`payment_intent.succeeded` and `payment_intent.payment_failed` (with `data.object.id` the intent id)',
         'are applied once: a replayed event id answers `200` with `outcome: "duplicate"`. A success whose',
         "`amount` or `currency` is not the payment attempt's (or is missing) is recorded but leaves the order",
-        'unpaid. Every other event type answers `200` with `outcome: "ignored"`.',
+        'unpaid. A success for an order cancelled before it was paid is refunded in full through the processor',
+        'and the order becomes `paymentStatus: REFUNDED` (audited, no confirmation email, no stock taken).',
+        'Every other event type answers `200` with `outcome: "ignored"`.',
       ].join(' '),
       security: [],
       parameters: [

@@ -1,6 +1,7 @@
 export * from './boolean-query.ts';
 export * from './clock.ts';
 export * from './config.ts';
+export * from './currency.ts';
 export * from './errors.ts';
 export * from './ids.ts';
 export * from './pagination.ts';

@@ -391,7 +391,7 @@ export type SalesRecordSource = 'LEGACY_ORDER' | 'CHECKOUT' | 'BOOKING';
 export type SalesLineType = 'PRODUCT' | 'SERVICE' | 'CUSTOM' | 'FEE' | 'DEPOSIT' | 'ADJUSTMENT';
 export type OrderStatus = 'PENDING' | 'CONFIRMED' | 'PROCESSING' | 'COMPLETED' | 'CANCELLED';
 export type FulfillmentStatus = 'UNFULFILLED' | 'PARTIALLY_FULFILLED' | 'FULFILLED';
-export type PaymentStatus = 'NOT_REQUIRED' | 'AWAITING_PAYMENT' | 'PAID' | 'FAILED';
+export type PaymentStatus = 'NOT_REQUIRED' | 'AWAITING_PAYMENT' | 'PAID' | 'FAILED' | 'REFUNDED';
 
 /** The next order number of a tenant, taken and incremented inside the creating transaction. */
 export interface OrderNumberCountersTable {
@@ -476,7 +476,8 @@ export type CheckoutSessionStatus =
   | 'AWAITING_PAYMENT'
   | 'PAYMENT_FAILED'
   | 'COMPLETED'
-  | 'EXPIRED';
+  | 'EXPIRED'
+  | 'CANCELLED';
 
 /** A server-authoritative cart behind a hashed `c1_` capability (CONTRACT.md section 9). */
 export interface CheckoutSessionsTable {
@@ -532,7 +533,9 @@ export interface InventoryReservationsTable {
   updated_at: Timestamp;
 }
 
-export type PaymentAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+export type PaymentAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED' | 'REFUNDED';
+/** A processor call an attempt still owes: cancel its intent (order cancelled unpaid), refund it (paid after that). */
+export type PaymentProviderAction = 'CANCEL' | 'REFUND';
 
 /** The one payment intent of a checkout session; its id is the processor's idempotency key. */
 export interface PaymentAttemptsTable {
@@ -550,6 +553,13 @@ export interface PaymentAttemptsTable {
   currency: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Null when nothing is owed; made after the commit that records it, retried by the worker. */
+  provider_action: PaymentProviderAction | null;
+  /** When the owed call is tried next; null exactly when nothing is owed. */
+  provider_action_due_at: Date | null;
+  provider_action_tries: Generated<number>;
+  /** The processor's refund, once it refunded a REFUNDED attempt. */
+  refund_id: string | null;
 }
 
 /** One abandoned-cart reminder's unsubscribe link: the SHA-256 of its token and the address it stops. */
@@ -1134,6 +1144,10 @@ export const SCHEMA_COLUMNS = {
     'currency',
     'created_at',
     'updated_at',
+    'provider_action',
+    'provider_action_due_at',
+    'provider_action_tries',
+    'refund_id',
   ],
   abandoned_cart_unsubscribe_tokens: ['token_hash', 'organization_id', 'email', 'created_at'],
   abandoned_cart_opt_outs: ['organization_id', 'email', 'created_at'],

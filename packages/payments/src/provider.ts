@@ -29,6 +29,15 @@ export interface PaymentProvider {
     options: CancelPaymentIntentOptions,
   ): Promise<CancelPaymentIntentResult>;
   /**
+   * Refunds a succeeded intent in full: a payment that arrived for an order
+   * cancelled meanwhile (CONTRACT.md section 9). One refund per
+   * `idempotencyKey`, so a retry never refunds twice; an intent already
+   * refunded in full answers `already_refunded`. Errors as
+   * createPaymentIntent's: PROVIDER_ERROR (502) for a refusal,
+   * PROVIDER_UNAVAILABLE (503) when the processor cannot be reached.
+   */
+  refundPayment(intentId: string, options: RefundPaymentOptions): Promise<RefundPaymentResult>;
+  /**
    * Verifies a webhook's raw body against its `Stripe-Signature` header
    * (CONTRACT.md section 9: `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`
    * keyed by PAYMENT_WEBHOOK_SECRET, 5-minute tolerance) and returns the
@@ -67,6 +76,19 @@ export type CancelPaymentIntentResult =
   /** It succeeded or is processing (Stripe's `payment_intent_unexpected_state`): the webhook settles it. */
   | { outcome: 'not_cancelable'; intentStatus: string | null };
 
+export interface RefundPaymentOptions {
+  /** Sent as the processor's idempotency key; derive it from ids unique across tenants. At most 255 characters. */
+  idempotencyKey: string;
+  /** Non-secret references (organization, order, attempt ids): no customer data. */
+  metadata: Record<string, string>;
+}
+
+export type RefundPaymentResult =
+  /** Refunded now (or by an earlier call with the same key): the processor's refund id. */
+  | { outcome: 'refunded'; refundId: string }
+  /** The processor says the whole amount was refunded before, under another key. */
+  | { outcome: 'already_refunded' };
+
 /** What the storefront needs to render the processor's payment form (CONTRACT.md section 9). */
 export interface PaymentIntentHandoff {
   intentId: string;
@@ -97,7 +119,7 @@ export interface PaymentWebhookEvent {
   type: PaymentWebhookEventType | (string & {});
   /** `data.object.id`: the payment intent (null when the object is not one). */
   intentId: string | null;
-  /** `data.object.amount` of a payment intent, in cents. */
+  /** `data.object.amount` of a payment intent, in ISO 4217 minor units of `currency` (null when absent or not a whole number of them). */
   amountInCents: number | null;
   /** `data.object.currency`, upper-cased. */
   currency: string | null;
@@ -111,9 +133,17 @@ export interface PaymentWebhookEvent {
  * Applies one verified, first-seen payment event inside the transaction that
  * records its id, so a failure records nothing and the processor's retry runs
  * it again. `Db` is the transaction handle (`Kysely<Database>`); this package
- * does not depend on the database package.
+ * does not depend on the database package. It may return a follow-up that the
+ * caller runs after the commit: a processor call the event made owed (a
+ * refund), never made inside the transaction.
  */
-export type PaymentEventHandler<Db> = (trx: Db, event: PaymentWebhookEvent) => Promise<void>;
+export type PaymentEventHandler<Db> = (
+  trx: Db,
+  event: PaymentWebhookEvent,
+) => Promise<PaymentEventFollowUp | undefined>;
+
+/** Runs after the event's transaction commits; what it fails to do stays owed and is retried by the worker. */
+export type PaymentEventFollowUp = () => Promise<void>;
 
 export class WebhookSignatureError extends Error {
   constructor(message = 'The webhook signature is invalid') {

@@ -148,3 +148,38 @@ describe('sandbox payment provider: cancelPaymentIntent', () => {
     });
   });
 });
+
+describe('sandbox payment provider: refundPayment', () => {
+  const refundOptions = { idempotencyKey: 'pat_1:refund', metadata: { orderId: 'ord_1' } };
+
+  it('refunds an intent of its shape, the same refund again for the same key, another for another key', async () => {
+    const provider = createSandboxPaymentProvider({ webhookSecret: SECRET });
+    const { intentId } = await provider.createPaymentIntent(input);
+    const first = await provider.refundPayment(intentId, refundOptions);
+    expect(first).toEqual({
+      outcome: 'refunded',
+      refundId: expect.stringMatching(/^re_sandbox_[0-9a-f]{24}$/),
+    });
+    const again = await createSandboxPaymentProvider({ webhookSecret: SECRET }).refundPayment(
+      intentId,
+      refundOptions,
+    );
+    expect(again).toEqual(first);
+    const other = await provider.refundPayment(intentId, {
+      ...refundOptions,
+      idempotencyKey: 'pat_2:refund',
+    });
+    expect(other).not.toEqual(first);
+  });
+
+  it('refuses an intent of another shape and an empty key as the processor would', async () => {
+    const provider = createSandboxPaymentProvider({ webhookSecret: SECRET });
+    await expect(provider.refundPayment('pi_unknown', refundOptions)).rejects.toMatchObject({
+      code: 'PROVIDER_ERROR',
+    });
+    const { intentId } = await provider.createPaymentIntent(input);
+    await expect(
+      provider.refundPayment(intentId, { ...refundOptions, idempotencyKey: '' }),
+    ).rejects.toMatchObject({ code: 'PROVIDER_ERROR' });
+  });
+});

@@ -5,12 +5,14 @@ import type {
   CreatePaymentIntentInput,
   PaymentIntentHandoff,
   PaymentProvider,
+  RefundPaymentResult,
 } from './provider.ts';
-import { validateCancelInput, validateIntentInput } from './validate-input.ts';
+import { validateIntentActionInput, validateIntentInput } from './validate-input.ts';
 import { verifySignedWebhook } from './webhooks.ts';
 
 export const SANDBOX_PUBLISHABLE_KEY = 'pk_test_sandbox';
 export const SANDBOX_INTENT_PREFIX = 'pi_sandbox_';
+export const SANDBOX_REFUND_PREFIX = 're_sandbox_';
 const SANDBOX_INTENT_ID = new RegExp(`^${SANDBOX_INTENT_PREFIX}[0-9a-f]{24}$`);
 
 export interface SandboxProviderOptions {
@@ -33,7 +35,9 @@ export interface SandboxProviderOptions {
  * its shape was ever paid, so every well-formed `pi_sandbox_` id answers
  * `canceled` (a success sent afterwards is a late webhook, which checkout
  * settles); an id of another shape is refused as Stripe refuses an unknown
- * intent (PROVIDER_ERROR).
+ * intent (PROVIDER_ERROR). Refunds likewise: a well-formed id is refunded,
+ * the refund id (`re_sandbox_` + 24 hex) derived from the idempotency key,
+ * so a retry answers the same refund.
  */
 export function createSandboxPaymentProvider(options: SandboxProviderOptions): PaymentProvider {
   const { webhookSecret } = options;
@@ -73,7 +77,7 @@ export function createSandboxPaymentProvider(options: SandboxProviderOptions): P
       };
     },
     async cancelPaymentIntent(intentId, cancelOptions): Promise<CancelPaymentIntentResult> {
-      validateCancelInput(intentId, cancelOptions);
+      validateIntentActionInput(intentId, cancelOptions);
       if (!SANDBOX_INTENT_ID.test(intentId)) {
         throw new AppError(
           'PROVIDER_ERROR',
@@ -81,6 +85,19 @@ export function createSandboxPaymentProvider(options: SandboxProviderOptions): P
         );
       }
       return { outcome: 'canceled' };
+    },
+    async refundPayment(intentId, refundOptions): Promise<RefundPaymentResult> {
+      validateIntentActionInput(intentId, refundOptions);
+      if (!SANDBOX_INTENT_ID.test(intentId)) {
+        throw new AppError(
+          'PROVIDER_ERROR',
+          'The payment provider refused the request: no such payment intent',
+        );
+      }
+      return {
+        outcome: 'refunded',
+        refundId: `${SANDBOX_REFUND_PREFIX}${derive('refund', refundOptions.idempotencyKey).slice(0, 24)}`,
+      };
     },
     verifyWebhook(rawBody, signatureHeader, now) {
       return verifySignedWebhook(webhookSecret, rawBody, signatureHeader, now);

@@ -1,113 +1,26 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError, ManualClock } from '@commerce/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebhookSignatureError } from './provider.ts';
 import { createStripePaymentProvider, type StripeProviderOptions } from './stripe-provider.ts';
+import { answerJson, type FakeStripe, startFakeStripe, stripeError } from './testing/fake-stripe.ts';
 import { createPaymentEventBody, signWebhookPayload } from './webhooks.ts';
 
-interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  form: URLSearchParams;
-}
-
-type Scripted = (response: ServerResponse, request: RecordedRequest) => void;
-
-/** A local stand-in for api.stripe.com: idempotent creates, or the scripted answers queued by a test. */
-const requests: RecordedRequest[] = [];
-const script: Scripted[] = [];
-const intentsByKey = new Map<string, Record<string, unknown>>();
-const intentsById = new Map<string, Record<string, unknown>>();
-let server: Server;
-let port: number;
-
-function answer(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake' });
-  response.end(JSON.stringify(body));
-}
-
-/** Stripe's rules for POST /v1/payment_intents/:id/cancel: unknown is 404, canceled or succeeded is 400 with the intent. */
-function cancelIntent(response: ServerResponse, id: string): void {
-  const intent = intentsById.get(id);
-  if (!intent) {
-    answer(response, 404, {
-      error: {
-        type: 'invalid_request_error',
-        code: 'resource_missing',
-        message: `No such payment_intent: '${id}'`,
-      },
-    });
-    return;
-  }
-  if (intent.status === 'canceled' || intent.status === 'succeeded' || intent.status === 'processing') {
-    answer(response, 400, {
-      error: {
-        type: 'invalid_request_error',
-        code: 'payment_intent_unexpected_state',
-        message: `You cannot cancel this PaymentIntent because it has a status of ${String(intent.status)}.`,
-        payment_intent: intent,
-      },
-    });
-    return;
-  }
-  intent.status = 'canceled';
-  answer(response, 200, intent);
-}
-
-const stripeError =
-  (status: number, type: string, message: string): Scripted =>
-  (response) =>
-    answer(response, status, { error: { type, code: 'some_code', message } });
+let fake: FakeStripe;
+let requests: FakeStripe['requests'];
+let script: FakeStripe['script'];
+let intentsById: FakeStripe['intentsById'];
+const answer = answerJson;
 
 beforeAll(async () => {
-  server = createServer((incoming, response) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      const request: RecordedRequest = {
-        method: incoming.method ?? '',
-        path: incoming.url ?? '',
-        headers: incoming.headers,
-        form: new URLSearchParams(Buffer.concat(chunks).toString('utf8')),
-      };
-      requests.push(request);
-      const scripted = script.shift();
-      if (scripted) return scripted(response, request);
-      const cancel = /^\/v1\/payment_intents\/([^/]+)\/cancel$/.exec(request.path);
-      if (cancel) return cancelIntent(response, decodeURIComponent(cancel[1]!));
-      const key = String(request.headers['idempotency-key']);
-      let intent = intentsByKey.get(key);
-      if (!intent) {
-        const id = `pi_fake${intentsByKey.size + 1}`;
-        intent = {
-          id,
-          object: 'payment_intent',
-          amount: Number(request.form.get('amount')),
-          currency: request.form.get('currency'),
-          client_secret: `${id}_secret_fake${intentsByKey.size + 1}`,
-          status: 'requires_payment_method',
-        };
-        intentsByKey.set(key, intent);
-        intentsById.set(id, intent);
-      }
-      answer(response, 200, intent);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  fake = await startFakeStripe();
+  ({ requests, script, intentsById } = fake);
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => fake.close());
 
-beforeEach(() => {
-  requests.length = 0;
-  script.length = 0;
-});
+beforeEach(() => fake.reset());
 
 const SECRET = 'whsec_stripe_test';
 function provider(options: Partial<StripeProviderOptions> = {}) {
@@ -115,7 +28,7 @@ function provider(options: Partial<StripeProviderOptions> = {}) {
     secretKey: 'sk_test_fake123',
     publishableKey: 'pk_test_fake123',
     webhookSecret: SECRET,
-    api: { host: '127.0.0.1', port, protocol: 'http' },
+    api: fake.api,
     maxNetworkRetries: 0,
     timeoutMs: 2_000,
     ...options,

@@ -5,8 +5,10 @@ import type {
   CreatePaymentIntentInput,
   PaymentIntentHandoff,
   PaymentProvider,
+  RefundPaymentResult,
 } from './provider.ts';
-import { validateCancelInput, validateIntentInput } from './validate-input.ts';
+import { fromStripeAmount, toStripeAmount } from './stripe-amounts.ts';
+import { validateIntentActionInput, validateIntentInput } from './validate-input.ts';
 import { verifySignedWebhook } from './webhooks.ts';
 
 export interface StripeProviderOptions {
@@ -28,7 +30,9 @@ export interface StripeProviderOptions {
  * Stripe's `Idempotency-Key`, so a retry (the SDK's own, or the client's after
  * a 503) returns the intent already created instead of a second one.
  * Cancellations carry the caller's key the same way, with the reason
- * `abandoned`.
+ * `abandoned`, and so do refunds (of the whole intent). Amounts cross in
+ * Stripe's decimals for the currency (`toStripeAmount`), and a webhook's
+ * amount comes back in ISO 4217 minor units.
  */
 export function createStripePaymentProvider(options: StripeProviderOptions): PaymentProvider {
   const stripe = new Stripe(options.secretKey, {
@@ -47,7 +51,7 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
       try {
         intent = await stripe.paymentIntents.create(
           {
-            amount: input.amountInCents,
+            amount: toStripeAmount(input.amountInCents, input.currency),
             currency: input.currency.toLowerCase(),
             automatic_payment_methods: { enabled: true },
             metadata: input.metadata,
@@ -71,7 +75,7 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
       };
     },
     async cancelPaymentIntent(intentId, options): Promise<CancelPaymentIntentResult> {
-      validateCancelInput(intentId, options);
+      validateIntentActionInput(intentId, options);
       try {
         const intent = await stripe.paymentIntents.cancel(
           intentId,
@@ -91,8 +95,31 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
         throw toProviderError(error);
       }
     },
+    async refundPayment(intentId, options): Promise<RefundPaymentResult> {
+      validateIntentActionInput(intentId, options);
+      try {
+        const refund = await stripe.refunds.create(
+          { payment_intent: intentId, metadata: options.metadata },
+          { idempotencyKey: options.idempotencyKey, ...(accountId ? { stripeAccount: accountId } : {}) },
+        );
+        return { outcome: 'refunded', refundId: refund.id };
+      } catch (error) {
+        // Refunded in full before (another key, or a person in the Dashboard): what was asked is done.
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          error.code === 'charge_already_refunded'
+        ) {
+          return { outcome: 'already_refunded' };
+        }
+        throw toProviderError(error);
+      }
+    },
     verifyWebhook(rawBody, signatureHeader, now) {
-      return verifySignedWebhook(webhookSecret, rawBody, signatureHeader, now);
+      const event = verifySignedWebhook(webhookSecret, rawBody, signatureHeader, now);
+      // Another currency than an ISO code fails the attempt's currency check on its own.
+      if (event.amountInCents === null || event.currency === null || !/^[A-Z]{3}$/.test(event.currency))
+        return event;
+      return { ...event, amountInCents: fromStripeAmount(event.amountInCents, event.currency) };
     },
   };
 }

@@ -1,5 +1,9 @@
 import { AppError } from '@commerce/core';
-import type { CancelPaymentIntentOptions, CreatePaymentIntentInput } from './provider.ts';
+import type {
+  CancelPaymentIntentOptions,
+  CreatePaymentIntentInput,
+  RefundPaymentOptions,
+} from './provider.ts';
 
 /**
  * The checks a processor makes before it creates an intent. They fail as the
@@ -21,8 +25,11 @@ export function validateIntentInput(input: CreatePaymentIntentInput): void {
 /** A processor's intent id: it becomes part of a request path, so nothing but letters, digits and `_`. */
 const INTENT_ID = /^[A-Za-z0-9_]{1,255}$/;
 
-/** The checks before a cancellation, failing as createPaymentIntent's do (a caller bug, not client input). */
-export function validateCancelInput(intentId: string, options: CancelPaymentIntentOptions): void {
+/** The checks before a cancellation or a refund, failing as createPaymentIntent's do (a caller bug, not client input). */
+export function validateIntentActionInput(
+  intentId: string,
+  options: CancelPaymentIntentOptions | RefundPaymentOptions,
+): void {
   const problems: string[] = [];
   if (!INTENT_ID.test(intentId)) problems.push('intent id must be 1 to 255 letters, digits or underscores');
   if (options.idempotencyKey.length === 0 || options.idempotencyKey.length > 255)

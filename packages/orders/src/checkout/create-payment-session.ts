@@ -7,7 +7,7 @@ import {
   withIdempotency,
 } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
-import type { PaymentProvider } from '@commerce/payments';
+import type { CreatePaymentIntentInput, PaymentProvider } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { findOrder } from '../orders/order-read.ts';
 import { moveSession } from './complete-session.ts';
@@ -39,8 +39,10 @@ export const PAYMENT_SESSION_OPERATION = 'POST /public/checkout/sessions/:token/
  *    a timeout reach the same intent. Once stored, the handoff is answered
  *    from the attempt without calling the provider.
  *
- * OPEN (not bound), COMPLETED and zero-total sessions are 409
- * INVALID_STATE_TRANSITION; unknown or expired tokens a neutral 404.
+ * OPEN (not bound), COMPLETED, CANCELLED (the order was cancelled, CONTRACT.md
+ * section 9: also when that happens during the call, or before a replay) and
+ * zero-total sessions are 409 INVALID_STATE_TRANSITION; unknown or expired
+ * tokens a neutral 404.
  */
 export async function createPaymentSession(
   db: Kysely<Database>,
@@ -86,20 +88,12 @@ export async function createPaymentSession(
     return { ...outcome.body, replayed: outcome.replayed };
   });
 
+  // A replayed key of an order cancelled since: the recorded handoff would name a cancelled intent.
+  if (isCancelled(attempt)) throw orderCancelled();
   if (attempt.client_secret && attempt.publishable_key)
     return { ...handoffOf(attempt, orderReference), replayed };
 
-  const intent = await payments.createPaymentIntent({
-    amountInCents: attempt.amount_in_cents,
-    currency: attempt.currency,
-    idempotencyKey: attempt.id,
-    metadata: {
-      organizationId: attempt.organization_id,
-      checkoutSessionId: attempt.checkout_session_id,
-      orderId: attempt.order_id,
-      paymentAttemptId: attempt.id,
-    },
-  });
+  const intent = await payments.createPaymentIntent(intentRequestOf(attempt));
   // The first answer is kept; a concurrent call for the same key got the same intent.
   await db
     .updateTable('payment_attempts')
@@ -120,6 +114,8 @@ export async function createPaymentSession(
     .where('organization_id', '=', attempt.organization_id)
     .where('id', '=', attempt.id)
     .executeTakeFirstOrThrow();
+  // The order was cancelled during the call: its intent is being cancelled, so nothing is handed off.
+  if (isCancelled(stored)) throw orderCancelled();
   return { ...handoffOf(stored, orderReference), replayed };
 }
 
@@ -184,12 +180,42 @@ async function armAttempt(
     }
     return { attempt, orderReference: order.order_reference };
   }
+  if (session.status === 'CANCELLED') throw orderCancelled();
   throw new AppError(
     'INVALID_STATE_TRANSITION',
     session.status === 'OPEN'
       ? 'Bind the checkout session before starting a payment'
       : `A ${session.status} checkout session cannot start a payment`,
   );
+}
+
+const isCancelled = (attempt: PaymentAttempt) =>
+  attempt.status === 'CANCELLED' || attempt.status === 'REFUNDED';
+const orderCancelled = () =>
+  new AppError('INVALID_STATE_TRANSITION', 'The order was cancelled: it takes no payment');
+
+/**
+ * The processor request of an attempt's one intent: its id is the
+ * idempotency key, so every caller (a retry, the cancellation of an order
+ * whose intent was never stored) reaches the same intent.
+ */
+export function intentRequestOf(
+  attempt: Pick<
+    PaymentAttempt,
+    'organization_id' | 'id' | 'checkout_session_id' | 'order_id' | 'amount_in_cents' | 'currency'
+  >,
+): CreatePaymentIntentInput {
+  return {
+    amountInCents: attempt.amount_in_cents,
+    currency: attempt.currency,
+    idempotencyKey: attempt.id,
+    metadata: {
+      organizationId: attempt.organization_id,
+      checkoutSessionId: attempt.checkout_session_id,
+      orderId: attempt.order_id,
+      paymentAttemptId: attempt.id,
+    },
+  };
 }
 
 function toStockLines(lines: readonly { variant_id: string | null; quantity: number }[]) {

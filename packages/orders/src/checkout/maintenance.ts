@@ -1,11 +1,11 @@
-import { AppError, hashToken, isTokenOf, newToken, runPeriodically } from '@commerce/core';
+import { AppError, formatMoney, hashToken, isTokenOf, newToken, runPeriodically } from '@commerce/core';
 import { type Database, inTransaction } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { CancelPaymentIntentResult, PaymentProvider } from '@commerce/payments';
 import { type Kysely, sql } from 'kysely';
-import { formatMoney } from '../orders/money.ts';
 import { findOrder } from '../orders/order-read.ts';
 import { moveSession } from './complete-session.ts';
+import { runPaymentActions } from './payment-actions.ts';
 import { setOrderPaymentStatus } from './place-order.ts';
 import { EXPIRING_STATUSES, lockSessionAndAttempt } from './session-store.ts';
 import { releaseReservations } from './stock.ts';
@@ -282,7 +282,7 @@ export function cartRemindersUnsubscribePath(token: string): string {
 /**
  * Queues one ABANDONED_CART_RECOVERY email per session that has an email,
  * was created at least `delayMinutes` ago and is not paid (any state but
- * COMPLETED), once: `abandoned_email_queued_at` is set in the same
+ * COMPLETED and CANCELLED), once: `abandoned_email_queued_at` is set in the same
  * transaction, and the rows are claimed `for update skip locked`. An address
  * that unsubscribed from reminders of the store is marked and not mailed.
  * Each email carries a link rebuilding the cart and its own unsubscribe link.
@@ -310,6 +310,8 @@ export async function queueAbandonedCartEmails(
       .where('s.email', 'is not', null)
       .where('s.abandoned_email_queued_at', 'is', null)
       .where('s.status', '<>', 'COMPLETED')
+      // A cancelled order's cart is the merchant's decision, not an abandoned one.
+      .where('s.status', '<>', 'CANCELLED')
       .where('s.created_at', '<=', createdBefore)
       .orderBy('s.created_at')
       .limit(options.batchSize ?? 100)
@@ -407,7 +409,12 @@ export interface CheckoutMaintenanceLogger {
 
 export interface RunningCheckoutMaintenance {
   /** One sweep now (tests, and the loop). */
-  runOnce(): Promise<{ expired: number; paymentsTimedOut: number; reminded: number }>;
+  runOnce(): Promise<{
+    expired: number;
+    paymentsTimedOut: number;
+    reminded: number;
+    paymentActionsDone: number;
+  }>;
   stop(): Promise<void>;
 }
 
@@ -416,7 +423,9 @@ export interface RunningCheckoutMaintenance {
  * their stock), cancel the payments of sessions past their payment window
  * (when `paymentTimeout` is given: the processor and
  * CHECKOUT_PAYMENT_TIMEOUT_MINUTES), then queue abandoned-cart reminders. A
- * sweep that fills its batch runs again at once. Runs in apps/worker, and
+ * sweep that fills its batch runs again at once. Then, with the same
+ * processor, the calls payment attempts still owe (`runPaymentActions`),
+ * one batch per tick. Runs in apps/worker, and
  * inside the gateway on the embedded database.
  */
 export function startCheckoutMaintenance(dependencies: {
@@ -459,9 +468,19 @@ export function startCheckoutMaintenance(dependencies: {
       if (periodic.stopped || (expiredNow < batchSize && remindedNow < batchSize && !isPaymentBatchFull))
         break;
     }
-    if (expired + paymentsTimedOut + reminded > 0)
-      dependencies.logger.info({ expired, paymentsTimedOut, reminded }, 'checkout sweep');
-    return { expired, paymentsTimedOut, reminded };
+    // Processor calls still owed (cancelled orders' intents, late payments' refunds), each on its backoff.
+    const actions = dependencies.paymentTimeout
+      ? await runPaymentActions(dependencies.db, {
+          payments: dependencies.paymentTimeout.payments,
+          at: dependencies.clock.now(),
+          batchSize,
+          logger: dependencies.logger,
+        })
+      : undefined;
+    const paymentActionsDone = actions?.done ?? 0;
+    if (expired + paymentsTimedOut + reminded + paymentActionsDone > 0)
+      dependencies.logger.info({ expired, paymentsTimedOut, reminded, paymentActionsDone }, 'checkout sweep');
+    return { expired, paymentsTimedOut, reminded, paymentActionsDone };
   };
 
   const periodic = runPeriodically(runOnce, {

@@ -1,3 +1,4 @@
+import { formatMoney } from '@commerce/core';
 import type {
   CheckoutSession,
   CheckoutSessionLine,
@@ -9,7 +10,6 @@ import type {
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 import { orderStatusPath } from '../orders/create-legacy-order.ts';
-import { formatMoney } from '../orders/money.ts';
 import { issueOrderStatusToken } from '../orders/order-status-tokens.ts';
 import { projectOrder } from '../orders/project-order.ts';
 import { recordSale } from '../sales-records/record-sale.ts';

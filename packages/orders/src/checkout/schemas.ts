@@ -13,6 +13,7 @@ export const CHECKOUT_SESSION_STATUSES = [
   'PAYMENT_FAILED',
   'COMPLETED',
   'EXPIRED',
+  'CANCELLED',
 ] as const;
 
 const idSchema = (what: string) => z.string().min(1).max(64).describe(what);

@@ -1,4 +1,4 @@
-import type { Database } from '@commerce/db';
+import { type Database, type PaymentAttempt, recordAudit } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { PaymentWebhookEvent } from '@commerce/payments';
 import type { Kysely } from 'kysely';
@@ -26,7 +26,12 @@ export type SettlementOutcome =
    * order is not PAID. The caller logs it; the money taken needs a person (a refund, or a fix).
    */
   | { outcome: 'amount_mismatch'; organizationId: string; orderId: string; paymentAttemptId: string }
-  | { outcome: 'paid' | 'failed'; organizationId: string; orderId: string };
+  | { outcome: 'paid' | 'failed'; organizationId: string; orderId: string }
+  /**
+   * A success for an order cancelled before it was paid: recorded REFUNDED, the full refund owed to
+   * the processor; the caller makes it after the commit (`runPaymentActions`), the worker retries it.
+   */
+  | { outcome: 'refunded'; organizationId: string; orderId: string; paymentAttemptId: string };
 
 /**
  * Applies a verified payment webhook event (CONTRACT.md section 9) in the
@@ -50,6 +55,13 @@ export type SettlementOutcome =
  * the intent was cancelled, or the sandbox, which cannot refuse) is settled
  * like one after a failure: the stock is taken again, floored at 0, because
  * the money is taken and the sale stands.
+ *
+ * A success for an order cancelled before it was paid (its attempt
+ * CANCELLED) takes no money (CONTRACT.md section 9): the attempt, the sales
+ * record and the order become REFUNDED, the full refund is owed to the
+ * processor (made after the commit and retried by the worker), the change is
+ * audited as `order.payment_refunded`; no stock is taken and no confirmation
+ * is sent. A failure for it changes nothing.
  *
  * Idempotent by state: a replay, a failure after success and an unknown
  * intent change nothing. The session row is locked, then the attempt (the
@@ -78,7 +90,13 @@ export async function settlePaymentEvent(
   });
   const ids = { organizationId: attempt.organization_id, orderId: attempt.order_id };
   const target = isSuccess ? 'SUCCEEDED' : 'FAILED';
-  if (attempt.status === 'SUCCEEDED' || attempt.status === target) return { outcome: 'unchanged', ...ids };
+  if (attempt.status === 'SUCCEEDED' || attempt.status === 'REFUNDED' || attempt.status === target)
+    return { outcome: 'unchanged', ...ids };
+  if (attempt.status === 'CANCELLED') {
+    if (!isSuccess) return { outcome: 'unchanged', ...ids };
+    await refundAfterCancel(trx, attempt, event, options.at);
+    return { outcome: 'refunded', ...ids, paymentAttemptId: attempt.id };
+  }
   if (isSuccess && (event.amountInCents !== attempt.amount_in_cents || event.currency !== attempt.currency)) {
     return { outcome: 'amount_mismatch', ...ids, paymentAttemptId: attempt.id };
   }
@@ -117,4 +135,42 @@ export async function settlePaymentEvent(
   await completeSession(trx, session, order.id, options.at);
   await confirmCheckoutOrder(trx, paid, options.email, options.at);
   return { outcome: 'paid', ...ids };
+}
+
+/** The success of a cancelled order's intent: REFUNDED, the refund owed, audited. */
+async function refundAfterCancel(
+  trx: Kysely<Database>,
+  attempt: PaymentAttempt,
+  event: PaymentWebhookEvent,
+  at: Date,
+): Promise<void> {
+  await trx
+    .updateTable('payment_attempts')
+    .set({
+      status: 'REFUNDED',
+      provider_action: 'REFUND',
+      provider_action_due_at: at,
+      provider_action_tries: 0,
+      updated_at: at,
+    })
+    .where('organization_id', '=', attempt.organization_id)
+    .where('id', '=', attempt.id)
+    .execute();
+  const order = await findOrder(trx, attempt.organization_id, attempt.order_id, 'update');
+  await setOrderPaymentStatus(trx, order, 'REFUNDED', at);
+  await recordAudit(trx, {
+    organizationId: attempt.organization_id,
+    actor: { userId: null, email: null },
+    action: 'order.payment_refunded',
+    targetType: 'order',
+    targetId: order.id,
+    metadata: {
+      reason: 'ORDER_CANCELLED',
+      paymentAttemptId: attempt.id,
+      eventId: event.id,
+      amountInCents: event.amountInCents,
+      currency: event.currency,
+    },
+    at,
+  });
 }

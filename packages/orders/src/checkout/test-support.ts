@@ -8,6 +8,7 @@ import type {
   CreatePaymentIntentInput,
   PaymentIntentHandoff,
   PaymentProvider,
+  RefundPaymentOptions,
 } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { noTaxProvider } from '../tax/tax-provider.ts';
@@ -38,6 +39,9 @@ export interface FakePaymentProvider extends PaymentProvider {
   cancelFailWith: AppError | undefined;
   /** Run during each cancellation, before it answers: what happens while the call is in flight. */
   duringCancel: (intentId: string) => Promise<void>;
+  refunds: ({ intentId: string } & RefundPaymentOptions)[];
+  /** Makes the next refunds throw. */
+  refundFailWith: AppError | undefined;
 }
 
 export function createFakePaymentProvider(): FakePaymentProvider {
@@ -51,6 +55,13 @@ export function createFakePaymentProvider(): FakePaymentProvider {
     cancelResult: { outcome: 'canceled' },
     cancelFailWith: undefined,
     duringCancel: async () => {},
+    refunds: [],
+    refundFailWith: undefined,
+    async refundPayment(intentId, options) {
+      provider.refunds.push({ intentId, ...options });
+      if (provider.refundFailWith) throw provider.refundFailWith;
+      return { outcome: 'refunded', refundId: `re_${options.idempotencyKey}` };
+    },
     async cancelPaymentIntent(intentId, options) {
       provider.cancels.push({ intentId, ...options });
       await provider.duringCancel(intentId);

@@ -1,9 +1,8 @@
-import { AppError, type ValidationIssue } from '@commerce/core';
+import { AppError, formatMoney, type ValidationIssue } from '@commerce/core';
 import { type Database, inTransaction } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 import { recordSale } from '../sales-records/record-sale.ts';
-import { formatMoney } from './money.ts';
 import { toOrderLineRead, toPublicOrderRead } from './order-read.ts';
 import { issueOrderStatusToken } from './order-status-tokens.ts';
 import { projectOrder } from './project-order.ts';

@@ -3,7 +3,6 @@ export * from './customer-account-visibility.ts';
 export * from './fulfillment-status.ts';
 export * from './get-order.ts';
 export * from './list-orders.ts';
-export * from './money.ts';
 export * from './order-numbers.ts';
 export * from './order-status-tokens.ts';
 export * from './project-order.ts';

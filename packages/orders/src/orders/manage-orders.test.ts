@@ -7,7 +7,7 @@ import { rejectFulfillmentStatusWrite } from './fulfillment-status.ts';
 import { getOrder, getOrderByNumber, getPublicOrder, getPublicOrderByNumber } from './get-order.ts';
 import { listOrders, listPublicOrders } from './list-orders.ts';
 import { ORDER_STATUSES, orderListQuerySchema, publicOrderListQuerySchema } from './schemas.ts';
-import { createOrderTenant, type OrderTenant } from './test-support.ts';
+import { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant } from './test-support.ts';
 import { updateOrderNotes } from './update-order-notes.ts';
 import { updateOrderStatus } from './update-order-status.ts';
 
@@ -53,7 +53,7 @@ async function orderIn(shop: OrderTenant, status: OrderStatus, notes?: string) {
     CANCELLED: ['CANCELLED'],
   };
   for (const next of path[status])
-    await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: next });
+    await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: next }, ORDER_STATUS_EFFECTS);
   return order;
 }
 
@@ -78,7 +78,12 @@ describe('updateOrderStatus', () => {
     it(`moves ${from} to ${to} and audits order.status_changed`, async () => {
       const order = await orderIn(shop, from);
       clock.advance(1000);
-      const updated = await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: to });
+      const updated = await updateOrderStatus(
+        handle.db,
+        shop.ctx(),
+        { id: order.id, status: to },
+        ORDER_STATUS_EFFECTS,
+      );
       expect(updated).toMatchObject({
         id: order.id,
         status: to,
@@ -102,7 +107,9 @@ describe('updateOrderStatus', () => {
         const before = await getOrder(handle.db, shop.organizationId, order.id);
         const auditsBefore = await auditsOf(shop.organizationId, order.id);
         clock.advance(1000);
-        const error = await failureOf(updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: to }));
+        const error = await failureOf(
+          updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: to }, ORDER_STATUS_EFFECTS),
+        );
         expect(error.code).toBe('INVALID_STATE_TRANSITION');
         expect(error.status).toBe(409);
         expect(await getOrder(handle.db, shop.organizationId, order.id)).toEqual(before);
@@ -115,7 +122,9 @@ describe('updateOrderStatus', () => {
     const other = await tenant();
     const foreign = await orderIn(other, 'PENDING');
     for (const id of ['ord_unknown', foreign.id]) {
-      const error = await failureOf(updateOrderStatus(handle.db, shop.ctx(), { id, status: 'CONFIRMED' }));
+      const error = await failureOf(
+        updateOrderStatus(handle.db, shop.ctx(), { id, status: 'CONFIRMED' }, ORDER_STATUS_EFFECTS),
+      );
       expect(error.code).toBe('RESOURCE_NOT_FOUND');
     }
     expect((await getOrder(handle.db, other.organizationId, foreign.id)).status).toBe('PENDING');
@@ -127,7 +136,12 @@ describe('updateOrderStatus', () => {
       const order = await orderIn(shop, 'PENDING');
       const results = await Promise.allSettled(
         Array.from({ length: 10 }, () =>
-          updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: 'CONFIRMED' }),
+          updateOrderStatus(
+            handle.db,
+            shop.ctx(),
+            { id: order.id, status: 'CONFIRMED' },
+            ORDER_STATUS_EFFECTS,
+          ),
         ),
       );
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
@@ -145,8 +159,8 @@ describe('updateOrderStatus', () => {
     async () => {
       const order = await orderIn(shop, 'PROCESSING');
       const results = await Promise.allSettled([
-        updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: 'COMPLETED' }),
-        updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: 'CANCELLED' }),
+        updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: 'COMPLETED' }, ORDER_STATUS_EFFECTS),
+        updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: 'CANCELLED' }, ORDER_STATUS_EFFECTS),
       ]);
       // Both are allowed from PROCESSING, but each closes the order: the second finds it terminal.
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
@@ -275,7 +289,12 @@ describe('listOrders', () => {
       ids[`at:${key}`] = order.createdAt;
       if (status !== 'PENDING') {
         for (const next of status === 'CANCELLED' ? ['CANCELLED'] : ['CONFIRMED']) {
-          await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status: next as OrderStatus });
+          await updateOrderStatus(
+            handle.db,
+            shop.ctx(),
+            { id: order.id, status: next as OrderStatus },
+            ORDER_STATUS_EFFECTS,
+          );
         }
       }
     };

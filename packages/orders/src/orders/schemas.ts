@@ -11,7 +11,7 @@ export interface OrderWriteContext {
 
 export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PROCESSING', 'COMPLETED', 'CANCELLED'] as const;
 export const FULFILLMENT_STATUSES = ['UNFULFILLED', 'PARTIALLY_FULFILLED', 'FULFILLED'] as const;
-export const PAYMENT_STATUSES = ['NOT_REQUIRED', 'AWAITING_PAYMENT', 'PAID', 'FAILED'] as const;
+export const PAYMENT_STATUSES = ['NOT_REQUIRED', 'AWAITING_PAYMENT', 'PAID', 'FAILED', 'REFUNDED'] as const;
 export const SALES_LINE_TYPES = ['PRODUCT', 'SERVICE', 'CUSTOM', 'FEE', 'DEPOSIT', 'ADJUSTMENT'] as const;
 
 /** Limits of the legacy order body beyond the spec's own (SPEC.md "Orders", "Limits"). */
@@ -83,7 +83,9 @@ const publicOrderShape = {
   fulfillmentStatus: fulfillmentStatusSchema.describe(
     'Derived from fulfillment records, never written by a client; UNFULFILLED until one exists',
   ),
-  paymentStatus: paymentStatusSchema.describe('NOT_REQUIRED for legacy orders'),
+  paymentStatus: paymentStatusSchema.describe(
+    '`NOT_REQUIRED` for legacy and free orders; `AWAITING_PAYMENT`, `PAID` or `FAILED` through checkout (`FAILED` too when the order was cancelled before it was paid); `REFUNDED` when a payment arrived after the order was cancelled and was refunded in full',
+  ),
   currency: z.string().describe("ISO 4217; the store's checkout currency when the order was placed"),
   customerName: z.string(),
   customerEmail: z.string(),

@@ -1,6 +1,7 @@
 import type { Clock } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
+import { createSandboxPaymentProvider } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import type { LegacyOrderScope } from './create-legacy-order.ts';
 import {
@@ -8,10 +9,17 @@ import {
   createLegacyOrderInputSchema,
   type OrderWriteContext,
 } from './schemas.ts';
+import type { OrderStatusEffects } from './update-order-status.ts';
 
 export const TEST_EMAIL_CONFIG: CustomerEmailConfig = {
   emailFrom: 'Platform <no-reply@platform.example>',
   linkBase: 'https://shop.example',
+};
+
+/** What a status change may cause beyond the order: the sandbox processor, the test email config. */
+export const ORDER_STATUS_EFFECTS: OrderStatusEffects = {
+  payments: createSandboxPaymentProvider({ webhookSecret: 'whsec_orders_test' }),
+  email: TEST_EMAIL_CONFIG,
 };
 
 let sequence = 0;

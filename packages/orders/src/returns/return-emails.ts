@@ -1,7 +1,7 @@
+import { formatMoney } from '@commerce/core';
 import type { Database, Order, Return } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
-import { formatMoney } from '../orders/money.ts';
 import { returnsPagePath } from './customer-orders.ts';
 
 export type ReturnEmailType =

@@ -3,6 +3,7 @@ import type { DatabaseHandle, ReturnStatus } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedLegacyOrder } from '../orders/schemas.ts';
+import { ORDER_STATUS_EFFECTS } from '../orders/test-support.ts';
 import { createReturn, requestReturn } from './create-return.ts';
 import { listOrderReturns, listReturns } from './list-returns.ts';
 import { approveReturn, cancelReturn, completeReturn, receiveReturn, rejectReturn } from './move-return.ts';
@@ -184,10 +185,12 @@ describe('createReturn', () => {
   it('counts the window from when the order became COMPLETED, not from when it was placed', async () => {
     const order = await s.order('PROCESSING');
     clock.advance(40 * DAY);
-    await (await import('../orders/update-order-status.ts')).updateOrderStatus(handle.db, s.shop.ctx(), {
-      id: order.id,
-      status: 'COMPLETED',
-    });
+    await (await import('../orders/update-order-status.ts')).updateOrderStatus(
+      handle.db,
+      s.shop.ctx(),
+      { id: order.id, status: 'COMPLETED' },
+      ORDER_STATUS_EFFECTS,
+    );
     const completedAt = clock.now();
     clock.advance(30 * DAY - 1);
     await createReturn(handle.db, s.scope(), refOf(order), oneTee(order));

@@ -3,7 +3,12 @@ import type { Database, OrderStatus } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { createLegacyOrder } from '../orders/create-legacy-order.ts';
 import type { CreatedLegacyOrder } from '../orders/schemas.ts';
-import { createOrderTenant, type OrderTenant, TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
+import {
+  createOrderTenant,
+  ORDER_STATUS_EFFECTS,
+  type OrderTenant,
+  TEST_EMAIL_CONFIG,
+} from '../orders/test-support.ts';
 import { updateOrderStatus } from '../orders/update-order-status.ts';
 import type { CustomerReturnScope, ReturnCustomer, ReturnWriteContext } from './schemas.ts';
 
@@ -67,7 +72,7 @@ export async function createReturnShop(db: Kysely<Database>, clock: ManualClock)
         }),
       );
       for (const next of PATHS[status])
-        await updateOrderStatus(db, shop.ctx(), { id: order.id, status: next });
+        await updateOrderStatus(db, shop.ctx(), { id: order.id, status: next }, ORDER_STATUS_EFFECTS);
       return order;
     },
   };
