@@ -184,7 +184,7 @@ describe('checkout over HTTP', () => {
       'INSUFFICIENT_STOCK',
     );
     expect(error.details).toEqual({
-      shortages: [{ variantId, requestedQuantity: 1, availableQuantity: 0 }],
+      shortages: [{ path: 'lines.0', itemId, variantId, requestedQuantity: 1 }],
     });
   });
 

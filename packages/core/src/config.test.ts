@@ -38,6 +38,8 @@ describe('loadConfig defaults (CONTRACT.md section 10)', () => {
     expect(config.payments.webhookSecret).toBe(DEVELOPMENT_WEBHOOK_SECRET);
     expect(config.payments.stripe).toBeUndefined();
     expect(config.checkout.paymentTimeoutMinutes).toBe(60);
+    expect(config.checkout.holdMinutes).toBe(15);
+    expect(config.checkout.maxHeldUnitsPerClient).toBe(20);
   });
 
   it('seeds the demo and runs the worker in process on the embedded database', () => {
@@ -79,12 +81,16 @@ describe('loadConfig defaults (CONTRACT.md section 10)', () => {
       ...STRIPE,
       MAX_BODY_BYTES: '2048',
       CHECKOUT_PAYMENT_TIMEOUT_MINUTES: '30',
+      CHECKOUT_HOLD_MINUTES: '10',
+      CHECKOUT_MAX_HELD_UNITS_PER_CLIENT: '5',
     });
     expect(config.port).toBe(8080);
     expect(config.hostedCheckoutUrl).toBe('https://shop.example.com');
     expect(config.payments.provider).toBe('stripe');
     expect(config.maxBodyBytes).toBe(2048);
     expect(config.checkout.paymentTimeoutMinutes).toBe(30);
+    expect(config.checkout.holdMinutes).toBe(10);
+    expect(config.checkout.maxHeldUnitsPerClient).toBe(5);
   });
 });
 
@@ -99,6 +105,8 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ['PAYMENT_PROVIDER', 'paypal'],
     ['NODE_ENV', 'staging'],
     ['CHECKOUT_PAYMENT_TIMEOUT_MINUTES', '4'],
+    ['CHECKOUT_HOLD_MINUTES', '0'],
+    ['CHECKOUT_MAX_HELD_UNITS_PER_CLIENT', '0'],
     ['CHECKOUT_PAYMENT_TIMEOUT_MINUTES', '1441'],
     ['CHECKOUT_PAYMENT_TIMEOUT_MINUTES', '1.5'],
   ])('%s=%s', (variable, value) => {

@@ -97,6 +97,9 @@ const configSchema = z
     // At least 5 minutes, so a shopper inside a 3-D Secure challenge is not cut off; at most a day,
     // the longest Stripe's own Checkout keeps a session open.
     CHECKOUT_PAYMENT_TIMEOUT_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+    // A bound session's stock, from its first bind whatever the rebinds (Shopify and Medusa hold 10-15 minutes).
+    CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+    CHECKOUT_MAX_HELD_UNITS_PER_CLIENT: positiveInt(20),
     MAX_BODY_BYTES: positiveInt(1_048_576),
     // Node's own defaults (60 s for headers, no cap on connections) let slow-header clients hold sockets.
     HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
@@ -256,6 +259,10 @@ export interface Config {
     taxProvider: 'none' | 'sandbox';
     abandonedCartDelayMinutes: number;
     paymentTimeoutMinutes: number;
+    /** How long a bound session holds its stock, counted from its first bind. */
+    holdMinutes: number;
+    /** The most units the sessions bound by one client address hold at once in one tenant. */
+    maxHeldUnitsPerClient: number;
   };
   maxBodyBytes: number;
   /**
@@ -338,6 +345,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       taxProvider: raw.TAX_PROVIDER,
       abandonedCartDelayMinutes: raw.ABANDONED_CART_DELAY_MINUTES,
       paymentTimeoutMinutes: raw.CHECKOUT_PAYMENT_TIMEOUT_MINUTES,
+      holdMinutes: raw.CHECKOUT_HOLD_MINUTES,
+      maxHeldUnitsPerClient: raw.CHECKOUT_MAX_HELD_UNITS_PER_CLIENT,
     },
     maxBodyBytes: raw.MAX_BODY_BYTES,
     http: {

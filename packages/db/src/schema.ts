@@ -416,6 +416,8 @@ export interface SalesRecordsTable {
   payment_status: PaymentStatus;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
+  tax_included: Generated<boolean>;
 }
 
 /** One typed line of a sales record; item and variant ids are snapshots, not foreign keys. */
@@ -460,6 +462,8 @@ export interface OrdersTable {
   total_in_cents: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
+  tax_included: Generated<boolean>;
 }
 
 /** One read-only order-status link sent: the SHA-256 of its `o1_` token and the order it shows. */
@@ -504,7 +508,15 @@ export interface CheckoutSessionsTable {
   order_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When the session was first bound: its hold ends CHECKOUT_HOLD_MINUTES later, whatever the rebinds. */
+  first_bound_at: Date | null;
+  /** SHA-256 key of tenant and client address of the binder: the per-client cap on held units counts by it. */
+  hold_client_key: string | null;
+  /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
+  tax_included: Generated<boolean>;
 }
+
+export type CheckoutLineType = 'PRODUCT' | 'SERVICE';
 
 export interface CheckoutSessionLinesTable {
   organization_id: string;
@@ -517,6 +529,8 @@ export interface CheckoutSessionLinesTable {
   name: string;
   unit_price_in_cents: number;
   created_at: Timestamp;
+  /** From the item's type when priced: SALE gives PRODUCT, SERVICE gives SERVICE. */
+  type: Generated<CheckoutLineType>;
 }
 
 export type InventoryReservationStatus = 'ACTIVE' | 'RELEASED' | 'CONSUMED';
@@ -999,6 +1013,7 @@ export const SCHEMA_COLUMNS = {
     'payment_status',
     'created_at',
     'updated_at',
+    'tax_included',
   ],
   sales_record_lines: [
     'organization_id',
@@ -1036,6 +1051,7 @@ export const SCHEMA_COLUMNS = {
     'total_in_cents',
     'created_at',
     'updated_at',
+    'tax_included',
   ],
   order_status_tokens: ['token_hash', 'organization_id', 'order_id', 'created_at'],
   returns: [
@@ -1106,6 +1122,9 @@ export const SCHEMA_COLUMNS = {
     'order_id',
     'created_at',
     'updated_at',
+    'first_bound_at',
+    'hold_client_key',
+    'tax_included',
   ],
   checkout_session_lines: [
     'organization_id',
@@ -1118,6 +1137,7 @@ export const SCHEMA_COLUMNS = {
     'name',
     'unit_price_in_cents',
     'created_at',
+    'type',
   ],
   inventory_reservations: [
     'organization_id',

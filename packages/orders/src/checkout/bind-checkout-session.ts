@@ -16,10 +16,15 @@ import { releaseReservations, reserveStock } from './stock.ts';
 
 export interface BindScope extends CheckoutScope {
   tax: TaxProvider;
-  /** Settings `checkoutSettings.taxIncludedInPrices`: prices already hold the tax, none is added. */
+  /** Settings `checkoutSettings.taxIncludedInPrices`: prices already hold the tax, which is recorded, not added. */
   taxIncludedInPrices: boolean;
-  /** The hold: binding restarts the session's lifetime. */
-  ttlMinutes: number;
+  /** CHECKOUT_HOLD_MINUTES: a bound session lives this long from its first bind, whatever the rebinds. */
+  holdMinutes: number;
+  /**
+   * Who binds: the SHA-256 key of tenant and client address (as the rate
+   * limiter keys it), and CHECKOUT_MAX_HELD_UNITS_PER_CLIENT.
+   */
+  client: { key: string; maxHeldUnits: number };
 }
 
 /**
@@ -31,9 +36,12 @@ export interface BindScope extends CheckoutScope {
  * shown. The tax provider is asked before the transaction (no provider I/O
  * inside one). In the transaction the session is locked and must not have
  * changed meanwhile (409 STALE_STATE), the tracked variants are locked in id
- * order and reserved (409 INSUFFICIENT_STOCK, all or nothing), and the
- * session becomes BOUND with its totals frozen. Binding a BOUND session again
- * releases its stock first (same transaction), so it is safe to retry.
+ * order and reserved (409 INSUFFICIENT_STOCK, all or nothing; 429 when the
+ * binding client would hold more than its cap), and the session becomes
+ * BOUND with its totals frozen, until `holdMinutes` after its first bind.
+ * Binding a BOUND session again releases its stock first (same transaction),
+ * so it is safe to retry, but never extends the hold. With prices that include
+ * tax, the tax they hold is recorded and the total stays subtotal + shipping.
  */
 export async function bindCheckoutSession(
   db: Kysely<Database>,
@@ -72,17 +80,15 @@ export async function bindCheckoutSession(
     issues.push({ path: 'shippingCountry', message: 'has no shipping option for this cart' });
   if (issues.length > 0) throw AppError.validation(issues);
 
-  const taxInCents = scope.taxIncludedInPrices
-    ? 0
-    : (
-        await scope.tax.quote({
-          organizationId: scope.organizationId,
-          currency: found.currency,
-          country: quote.shipping.required ? found.shipping_country : null,
-          subtotalInCents: quote.subtotalInCents,
-          shippingInCents: quote.shippingInCents,
-        })
-      ).taxInCents;
+  const { taxInCents } = await scope.tax.quote({
+    organizationId: scope.organizationId,
+    currency: found.currency,
+    country: quote.shipping.required ? found.shipping_country : null,
+    subtotalInCents: quote.subtotalInCents,
+    shippingInCents: quote.shippingInCents,
+    pricesIncludeTax: scope.taxIncludedInPrices,
+  });
+  const tax = { inCents: taxInCents, included: scope.taxIncludedInPrices };
 
   const outcome = await inTransaction(db, async (trx) => {
     const session = await findSessionByToken(trx, input.token, {
@@ -106,21 +112,32 @@ export async function bindCheckoutSession(
       quote.lines.length !== storedLines.length ||
       quote.lines.some((line, index) => line.unitPriceInCents !== storedLines[index]!.unit_price_in_cents);
     if (isStale) {
-      const reopened = await saveQuote(trx, session, quote, scope.at, 'OPEN', 0, null);
+      const reopened = await saveQuote(trx, session, quote, scope.at, 'OPEN', {
+        inCents: 0,
+        included: false,
+      });
       await replaceLines(trx, reopened, quote.lines, scope.at, () => newId('chl', scope.at));
       return { stale: true as const };
     }
-    await reserveStock(trx, { ...scope, checkoutSessionId: session.id }, quote.lines);
-    const bound = await saveQuote(
+    await reserveStock(
       trx,
-      session,
-      quote,
-      scope.at,
-      'BOUND',
-      taxInCents,
-      scope.at,
-      scope.ttlMinutes,
+      {
+        ...scope,
+        checkoutSessionId: session.id,
+        cap: {
+          clientKey: scope.client.key,
+          maxUnits: scope.client.maxHeldUnits,
+          holdMinutes: scope.holdMinutes,
+        },
+      },
+      quote.lines,
     );
+    const firstBoundAt = session.first_bound_at ?? scope.at;
+    const bound = await saveQuote(trx, session, quote, scope.at, 'BOUND', tax, {
+      firstBoundAt,
+      expiresAt: new Date(firstBoundAt.getTime() + scope.holdMinutes * 60_000),
+      clientKey: scope.client.key,
+    });
     const lines = await replaceLines(trx, bound, quote.lines, scope.at, () => newId('chl', scope.at));
     return { stale: false as const, read: toCheckoutSessionRead(bound, lines, quote.shipping, null) };
   });
@@ -143,9 +160,8 @@ async function saveQuote(
   quote: Quote,
   at: Date,
   status: 'OPEN' | 'BOUND',
-  taxInCents: number,
-  boundAt: Date | null,
-  ttlMinutes?: number,
+  tax: { inCents: number; included: boolean },
+  hold?: { firstBoundAt: Date; expiresAt: Date; clientKey: string },
 ) {
   return trx
     .updateTable('checkout_sessions')
@@ -155,11 +171,14 @@ async function saveQuote(
       shipping_rate_name: quote.shipping.selected?.name ?? null,
       subtotal_in_cents: quote.subtotalInCents,
       shipping_in_cents: quote.shippingInCents,
-      tax_in_cents: taxInCents,
-      total_in_cents: quote.subtotalInCents + quote.shippingInCents + taxInCents,
-      bound_at: boundAt,
+      tax_in_cents: tax.inCents,
+      tax_included: tax.included,
+      total_in_cents: quote.subtotalInCents + quote.shippingInCents + (tax.included ? 0 : tax.inCents),
+      bound_at: hold ? at : null,
       updated_at: at,
-      ...(ttlMinutes === undefined ? {} : { expires_at: new Date(at.getTime() + ttlMinutes * 60_000) }),
+      ...(hold
+        ? { first_bound_at: hold.firstBoundAt, expires_at: hold.expiresAt, hold_client_key: hold.clientKey }
+        : {}),
     })
     .where('organization_id', '=', session.organization_id)
     .where('id', '=', session.id)

@@ -212,13 +212,14 @@ describe('repriceCheckoutSession and bindCheckoutSession', () => {
     });
     expect(await s.stock()).toBe(1);
 
-    // Prices that include tax add none.
+    // Prices that include tax add none: the tax they hold (19 % of 75.00 inclusive) is recorded.
     const included = await bindCheckoutSession(
       handle.db,
       s.bindScope({ tax: sandboxTaxProvider, taxIncludedInPrices: true }),
       { token: created.checkoutToken },
     );
-    expect(included.taxInCents).toBe(0);
+    expect(included.taxInCents).toBe(1197);
+    expect(included.taxIncluded).toBe(true);
     expect(included.totalInCents).toBe(7500);
 
     // Repricing a bound session reopens it and gives its stock back.
@@ -246,7 +247,9 @@ describe('repriceCheckoutSession and bindCheckoutSession', () => {
     );
     expect(error.code).toBe('INSUFFICIENT_STOCK');
     expect(error.details).toEqual({
-      shortages: [{ variantId: s.limited.variantId, requestedQuantity: 2, availableQuantity: 1 }],
+      shortages: [
+        { path: 'lines.0', itemId: s.limited.itemId, variantId: s.limited.variantId, requestedQuantity: 2 },
+      ],
     });
     expect(await s.stock()).toBe(1);
     expect(await reservationsOf(s.organizationId)).toEqual([]);

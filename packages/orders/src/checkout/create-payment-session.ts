@@ -218,8 +218,8 @@ export function intentRequestOf(
   };
 }
 
-function toStockLines(lines: readonly { variant_id: string | null; quantity: number }[]) {
-  return lines.map((line) => ({ variantId: line.variant_id, quantity: line.quantity }));
+function toStockLines(lines: readonly { item_id: string; variant_id: string | null; quantity: number }[]) {
+  return lines.map((line) => ({ itemId: line.item_id, variantId: line.variant_id, quantity: line.quantity }));
 }
 
 function handoffOf(attempt: PaymentAttempt, orderReference: string | null): PaymentSessionRead {

@@ -16,8 +16,8 @@ import { recordSale } from '../sales-records/record-sale.ts';
 
 /**
  * The order of a bound checkout session, through the orders service's own
- * pieces: its sales record (source CHECKOUT, PRODUCT lines at the frozen
- * prices, the frozen shipping and tax), and
+ * pieces: its sales record (source CHECKOUT, the session's PRODUCT and
+ * SERVICE lines at the frozen prices, the frozen shipping and tax), and
  * the order projecting the record (PENDING, UNFULFILLED) through
  * `projectOrder`. Call in the transaction that moves the session.
  */
@@ -39,7 +39,7 @@ export async function placeCheckoutOrder(
     currency: session.currency,
     customer,
     lines: lines.map((line) => ({
-      type: 'PRODUCT' as const,
+      type: line.type,
       itemId: line.item_id,
       variantId: line.variant_id,
       name: line.name,
@@ -48,6 +48,7 @@ export async function placeCheckoutOrder(
     })),
     shippingInCents: session.shipping_in_cents,
     taxInCents: session.tax_in_cents,
+    taxIncluded: session.tax_included,
     discountInCents: 0,
     paymentStatus,
     at,

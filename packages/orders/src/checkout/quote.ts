@@ -1,10 +1,12 @@
 import { AppError, type ValidationIssue } from '@commerce/core';
-import type { Database } from '@commerce/db';
+import type { CheckoutLineType, Database, ItemType } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { CheckoutLineInput, ShippingOption } from './schemas.ts';
 
 /** A cart line priced from the catalog. */
 export interface PricedLine {
+  /** PRODUCT (stock, shipping, returns) or SERVICE (no shipping, not returnable). */
+  type: CheckoutLineType;
   itemId: string;
   variantId: string | null;
   name: string;
@@ -13,7 +15,7 @@ export interface PricedLine {
 }
 
 export interface ShippingChoice {
-  /** Whether the store ships at all (has an active rate in an active zone). */
+  /** Whether the cart needs shipping: it has a PRODUCT line and the store ships (an active rate in an active zone). */
   required: boolean;
   options: ShippingOption[];
   selected: ShippingOption | null;
@@ -45,11 +47,26 @@ export function mergeLines(lines: readonly CheckoutLineInput[]): (CheckoutLineIn
 }
 
 /**
+ * The line type an item's type gives (CONTRACT.md section 9): a SALE item is
+ * a PRODUCT line, a SERVICE item a SERVICE line; a RENTAL is booked, never
+ * bought, so it has none.
+ */
+export function lineTypeOf(itemType: ItemType): CheckoutLineType | null {
+  if (itemType === 'SALE') return 'PRODUCT';
+  if (itemType === 'SERVICE') return 'SERVICE';
+  return null;
+}
+
+/** The issue of a cart or order line naming a RENTAL item. */
+export const RENTAL_LINE_MESSAGE = 'names a rental: rentals are booked through a booking service, not bought';
+
+/**
  * Prices cart lines from the catalog, never from the client: each item must
- * be ACTIVE and unarchived; a variant must be a non-archived variant of its
- * item, and is required when the item has variants. The unit price is the
- * variant's sale price, else its price, else the item's price; a line with
- * none of them cannot be sold. Every bad line is reported (400).
+ * be ACTIVE and unarchived, and not a RENTAL; a variant must be a
+ * non-archived variant of its item, and is required when the item has
+ * variants. The unit price is the variant's sale price, else its price, else
+ * the item's price; a line with none of them cannot be sold. The line's type
+ * follows the item's (`lineTypeOf`). Every bad line is reported (400).
  */
 export async function priceLines(
   db: Kysely<Database>,
@@ -61,7 +78,7 @@ export async function priceLines(
   const [items, variants] = await Promise.all([
     db
       .selectFrom('items')
-      .select(['id', 'name', 'price_in_cents'])
+      .select(['id', 'name', 'type', 'price_in_cents'])
       .where('organization_id', '=', organizationId)
       .where('id', 'in', itemIds)
       .where('status', '=', 'ACTIVE')
@@ -86,6 +103,11 @@ export async function priceLines(
       issues.push({ path: `lines.${line.index}.itemId`, message: 'does not name an available item' });
       continue;
     }
+    const type = lineTypeOf(item.type);
+    if (type === null) {
+      issues.push({ path: `lines.${line.index}.itemId`, message: RENTAL_LINE_MESSAGE });
+      continue;
+    }
     const variant = line.variantId ? variantById.get(line.variantId) : undefined;
     if (line.variantId && variant?.item_id !== item.id) {
       issues.push({
@@ -106,6 +128,7 @@ export async function priceLines(
       continue;
     }
     priced.push({
+      type,
       itemId: item.id,
       variantId: variant?.id ?? null,
       name: variant ? `${item.name} / ${variant.name}` : item.name,
@@ -200,7 +223,11 @@ export function chooseShippingRate(
   return cheapest;
 }
 
-/** Prices the lines and picks the shipping rate: the whole pre-tax quote. */
+/**
+ * Prices the lines and picks the shipping rate: the whole pre-tax quote. A
+ * cart without PRODUCT lines (services only) ships nothing: no options, no
+ * rate, no fee.
+ */
 export async function quoteCart(
   db: Kysely<Database>,
   organizationId: string,
@@ -213,6 +240,15 @@ export async function quoteCart(
 ): Promise<Quote> {
   const lines = await priceLines(db, organizationId, input.lines);
   const subtotalInCents = subtotalOf(lines);
+  if (!lines.some((line) => line.type === 'PRODUCT')) {
+    if (input.requestedRateId !== undefined) chooseShippingRate([], input.requestedRateId, null);
+    return {
+      lines,
+      subtotalInCents,
+      shipping: { required: false, options: [], selected: null },
+      shippingInCents: 0,
+    };
+  }
   const { required, options } = await shippingOptionsFor(db, organizationId, input.country, subtotalInCents);
   const selected = chooseShippingRate(options, input.requestedRateId, input.currentRateId);
   return {

@@ -64,6 +64,7 @@ export async function repriceCheckoutSession(
         subtotal_in_cents: quote.subtotalInCents,
         shipping_in_cents: quote.shippingInCents,
         tax_in_cents: 0,
+        tax_included: false,
         total_in_cents: quote.subtotalInCents + quote.shippingInCents,
         bound_at: null,
         updated_at: scope.at,

@@ -90,6 +90,11 @@ export const checkoutTokenInputSchema = z.strictObject({ token: tokenSchema });
 
 export const checkoutLineSchema = z
   .object({
+    type: z
+      .enum(['PRODUCT', 'SERVICE'])
+      .describe(
+        'From the item’s type: a `SALE` item is a `PRODUCT` line (stock, shipping, returns), a `SERVICE` item a `SERVICE` line (no shipping, not returnable; stock only when its variant tracks inventory)',
+      ),
     itemId: z.string(),
     variantId: z.string().nullable(),
     name: z.string().describe('The item name, with the variant name after ` / ` when there is one'),
@@ -126,14 +131,26 @@ export const checkoutSessionSchema = z
     lines: z.array(checkoutLineSchema),
     shippingRequired: z
       .boolean()
-      .describe('Whether the store ships (has shipping zones): then a destination and a rate are needed'),
+      .describe(
+        'Whether the cart ships: it has a `PRODUCT` line and the store has shipping zones; then a destination and a rate are needed',
+      ),
     shippingOptions: z
       .array(shippingOptionSchema)
       .describe('The rates of the zones covering `shippingCountry` whose minimum subtotal the cart meets'),
     shippingRateId: z.string().nullable(),
     subtotalInCents: z.number().int(),
     shippingInCents: z.number().int(),
-    taxInCents: z.number().int().describe('0 until bound, and without a tax provider'),
+    taxInCents: z
+      .number()
+      .int()
+      .describe(
+        '0 until bound, and without a tax provider. With `taxIncluded`, the tax the prices already hold (not added to the total)',
+      ),
+    taxIncluded: z
+      .boolean()
+      .describe(
+        'The store’s prices include tax (`checkoutSettings.taxIncludedInPrices` at bind): `totalInCents` is subtotal + shipping, and `taxInCents` is the part of it that is tax',
+      ),
     totalInCents: z.number().int(),
     boundAt: z.string().nullable().describe('When the totals were frozen and the stock reserved'),
     expiresAt: z.string(),

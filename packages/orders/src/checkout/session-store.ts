@@ -114,6 +114,7 @@ export async function replaceLines(
         quantity: line.quantity,
         name: line.name,
         unit_price_in_cents: line.unitPriceInCents,
+        type: line.type,
         created_at: at,
       })),
     )
@@ -137,6 +138,7 @@ export function toCheckoutSessionRead(
     customerPhone: session.customer_phone,
     shippingCountry: session.shipping_country,
     lines: lines.map((line) => ({
+      type: line.type,
       itemId: line.item_id,
       variantId: line.variant_id,
       name: line.name,
@@ -150,6 +152,7 @@ export function toCheckoutSessionRead(
     subtotalInCents: session.subtotal_in_cents,
     shippingInCents: session.shipping_in_cents,
     taxInCents: session.tax_in_cents,
+    taxIncluded: session.tax_included,
     totalInCents: session.total_in_cents,
     boundAt: session.bound_at?.toISOString() ?? null,
     expiresAt: session.expires_at.toISOString(),

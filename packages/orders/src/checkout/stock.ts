@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { queueBackInStockEmails } from '@commerce/catalog';
 import { AppError, newId } from '@commerce/core';
 import type { Database } from '@commerce/db';
@@ -20,22 +21,46 @@ function quantitiesByVariant(
   return new Map([...wanted.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/** A line to reserve for: its position in the cart names it in a shortage. */
+export interface StockLine {
+  itemId: string;
+  variantId: string | null;
+  quantity: number;
+}
+
+/**
+ * The per-client cap on held units (CHECKOUT_MAX_HELD_UNITS_PER_CLIENT): the
+ * client is the SHA-256 key of tenant and client address the rate limiter
+ * uses; `maxUnits` is the most units its sessions may hold at once.
+ */
+export interface HoldCap {
+  clientKey: string;
+  maxUnits: number;
+  /** For Retry-After when every hold of the client awaits its payment. */
+  holdMinutes: number;
+}
+
 /**
  * Takes the lines' quantities off their tracked variants (`inventory_quantity`
  * not null; untracked variants are unlimited) and records them as ACTIVE
  * reservations of the session. The variant rows are locked `for update` in id
  * order, so concurrent checkouts queue on them without deadlocking, and every
  * shortfall is checked before anything is taken: either all lines are
- * reserved or none (409 INSUFFICIENT_STOCK, with what is available). Call in
- * the binding transaction.
+ * reserved or none (409 INSUFFICIENT_STOCK naming each short line by its
+ * path, never the quantity available). With a `cap`, the client's binds are
+ * serialized by a transaction-scoped advisory lock on (tenant, client) taken
+ * before the variant locks, and the units its other sessions hold plus these
+ * may not pass the cap (429 RATE_LIMIT_EXCEEDED, Retry-After: until its next
+ * hold ends). Call in the binding transaction.
  */
 export async function reserveStock(
   trx: Kysely<Database>,
-  scope: StockScope,
-  lines: readonly { variantId: string | null; quantity: number }[],
+  scope: StockScope & { cap?: HoldCap },
+  lines: readonly StockLine[],
 ): Promise<void> {
   const wanted = quantitiesByVariant(lines);
   if (wanted.size === 0) return;
+  if (scope.cap) await lockClientHolds(trx, scope.organizationId, scope.cap.clientKey);
   const variants = await trx
     .selectFrom('variants')
     .select(['id', 'inventory_quantity'])
@@ -47,15 +72,29 @@ export async function reserveStock(
   const tracked = variants.filter(
     (variant): variant is { id: string; inventory_quantity: number } => variant.inventory_quantity !== null,
   );
+  if (tracked.length === 0) return;
+  if (scope.cap) {
+    const units = tracked.reduce((sum, variant) => sum + wanted.get(variant.id)!, 0);
+    await assertHoldRoom(trx, scope, scope.cap, units);
+  }
   const shortages = tracked
     .filter((variant) => variant.inventory_quantity < wanted.get(variant.id)!)
-    .map((variant) => ({
-      variantId: variant.id,
-      requestedQuantity: wanted.get(variant.id)!,
-      availableQuantity: variant.inventory_quantity,
-    }));
+    .map((variant) => {
+      const index = lines.findIndex((line) => line.variantId === variant.id);
+      return {
+        path: `lines.${index}`,
+        itemId: lines[index]!.itemId,
+        variantId: variant.id,
+        requestedQuantity: wanted.get(variant.id)!,
+      };
+    })
+    .sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
   if (shortages.length > 0)
-    throw new AppError('INSUFFICIENT_STOCK', 'Not enough stock for the requested quantities', { shortages });
+    throw new AppError(
+      'INSUFFICIENT_STOCK',
+      `Not enough stock for ${shortages.map((shortage) => shortage.path).join(', ')}`,
+      { shortages },
+    );
   for (const variant of tracked) {
     await trx
       .updateTable('variants')
@@ -64,7 +103,6 @@ export async function reserveStock(
       .where('id', '=', variant.id)
       .execute();
   }
-  if (tracked.length === 0) return;
   await trx
     .insertInto('inventory_reservations')
     .values(
@@ -80,6 +118,47 @@ export async function reserveStock(
       })),
     )
     .execute();
+}
+
+/**
+ * Serializes the binds of one client in one tenant until the transaction
+ * ends: its held units are counted and added to under this lock, so
+ * concurrent binds cannot pass the cap together. A 64-bit key from SHA-256.
+ */
+async function lockClientHolds(trx: Kysely<Database>, organizationId: string, clientKey: string) {
+  const key = createHash('sha256')
+    .update(`checkout-hold\u0000${organizationId}\u0000${clientKey}`)
+    .digest()
+    .readBigInt64BE(0);
+  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(trx);
+}
+
+/** 429 when the client's other sessions hold so many units that `units` more would pass the cap. */
+async function assertHoldRoom(trx: Kysely<Database>, scope: StockScope, cap: HoldCap, units: number) {
+  const held = await trx
+    .selectFrom('inventory_reservations as r')
+    .innerJoin('checkout_sessions as s', (join) =>
+      join.onRef('s.organization_id', '=', 'r.organization_id').onRef('s.id', '=', 'r.checkout_session_id'),
+    )
+    .select([
+      sql<string | null>`sum(r.quantity)`.as('units'),
+      sql<Date | string | null>`min(case when s.status = 'BOUND' then s.expires_at end)`.as('nextEnd'),
+    ])
+    .where('s.organization_id', '=', scope.organizationId)
+    .where('s.hold_client_key', '=', cap.clientKey)
+    .where('s.id', '<>', scope.checkoutSessionId)
+    .where('r.status', '=', 'ACTIVE')
+    .executeTakeFirstOrThrow();
+  if (Number(held.units ?? 0) + units <= cap.maxUnits) return;
+  const retryAfterSeconds = held.nextEnd
+    ? (new Date(held.nextEnd).getTime() - scope.at.getTime()) / 1000
+    : cap.holdMinutes * 60;
+  throw new AppError(
+    'RATE_LIMIT_EXCEEDED',
+    `One client may hold at most ${cap.maxUnits} units of this store at once; retry when a hold ends`,
+    undefined,
+    { retryAfterSeconds },
+  );
 }
 
 /**

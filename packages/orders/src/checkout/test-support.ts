@@ -223,7 +223,8 @@ export async function createCheckoutShop(
       email: CHECKOUT_EMAIL_CONFIG,
       tax: noTaxProvider,
       taxIncludedInPrices: false,
-      ttlMinutes: 60,
+      holdMinutes: 60,
+      client: { key: 'test-client', maxHeldUnits: 1000 },
       ...changes,
     }),
     setStock: async (quantity) => {

@@ -97,6 +97,7 @@ describe('createLegacyOrder', () => {
       subtotalInCents: 5997,
       shippingInCents: 0,
       taxInCents: 0,
+      taxIncluded: false,
       discountInCents: 0,
       totalInCents: 5997,
       createdAt: clock.now().toISOString(),

@@ -1,7 +1,8 @@
 import { AppError, formatMoney, type ValidationIssue } from '@commerce/core';
-import { type Database, inTransaction } from '@commerce/db';
+import { type Database, inTransaction, type SalesLineType } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
+import { lineTypeOf, RENTAL_LINE_MESSAGE } from '../checkout/quote.ts';
 import { recordSale } from '../sales-records/record-sale.ts';
 import { toOrderLineRead, toPublicOrderRead } from './order-read.ts';
 import { issueOrderStatusToken } from './order-status-tokens.ts';
@@ -25,9 +26,10 @@ export function orderStatusPath(token: string): string {
 /**
  * The legacy `POST /public/orders`: the client's names and prices, as the
  * spec keeps them on this path, for items (and variants) that must be ACTIVE
- * and unarchived in the organization. Totals: subtotal is the sum of the
- * lines, tax 0, no shipping, no discount, total = subtotal. In one
- * transaction: the sales record and its PRODUCT lines, the order projecting
+ * and unarchived in the organization, and not rentals. Totals: subtotal is the
+ * sum of the lines, tax 0, no shipping, no discount, total = subtotal. In one
+ * transaction: the sales record and its lines (PRODUCT for a SALE item,
+ * SERVICE for a SERVICE item: CONTRACT.md section 9), the order projecting
  * it with the next order number, a read-only `o1_` status token and the
  * ORDER_CONFIRMATION email carrying it. Stock is not touched: inventory is
  * consumed by fulfillment, and reserved by checkout, not by this path.
@@ -38,7 +40,7 @@ export async function createLegacyOrder(
   input: CreateLegacyOrderInput,
 ): Promise<CreatedLegacyOrder> {
   return inTransaction(db, async (trx) => {
-    await assertOrderableLines(trx, scope.organizationId, input.items);
+    const lineTypes = await orderableLineTypes(trx, scope.organizationId, input.items);
     const customer = {
       name: input.customerName,
       email: input.customerEmail,
@@ -49,8 +51,8 @@ export async function createLegacyOrder(
       source: 'LEGACY_ORDER',
       currency: scope.currency,
       customer,
-      lines: input.items.map((line) => ({
-        type: 'PRODUCT',
+      lines: input.items.map((line, index) => ({
+        type: lineTypes[index]!,
         itemId: line.itemId,
         variantId: line.variantId ?? null,
         name: line.name,
@@ -59,6 +61,7 @@ export async function createLegacyOrder(
       })),
       shippingInCents: 0,
       taxInCents: 0,
+      taxIncluded: false,
       discountInCents: 0,
       paymentStatus: 'NOT_REQUIRED',
       at: scope.at,
@@ -89,21 +92,22 @@ export async function createLegacyOrder(
 }
 
 /**
- * Every line must name an ACTIVE, unarchived item of the organization and, when
- * it names a variant, a non-archived variant of that item. Unknown, draft,
- * archived and foreign ids get the same message; every bad line is reported.
+ * Every line must name an ACTIVE, unarchived item of the organization that is
+ * not a RENTAL and, when it names a variant, a non-archived variant of that
+ * item. Unknown, draft, archived and foreign ids get the same message; every
+ * bad line is reported. Answers each line's type, in line order.
  */
-async function assertOrderableLines(
+async function orderableLineTypes(
   db: Kysely<Database>,
   organizationId: string,
   lines: CreateLegacyOrderInput['items'],
-): Promise<void> {
+): Promise<SalesLineType[]> {
   const itemIds = [...new Set(lines.map((line) => line.itemId))];
   const variantIds = [...new Set(lines.flatMap((line) => (line.variantId ? [line.variantId] : [])))];
   const [items, variants] = await Promise.all([
     db
       .selectFrom('items')
-      .select('id')
+      .select(['id', 'type'])
       .where('organization_id', '=', organizationId)
       .where('id', 'in', itemIds)
       .where('status', '=', 'ACTIVE')
@@ -119,18 +123,25 @@ async function assertOrderableLines(
           .where('archived_at', 'is', null)
           .execute(),
   ]);
-  const orderable = new Set(items.map((item) => item.id));
+  const typeOfItem = new Map(items.map((item) => [item.id, lineTypeOf(item.type)]));
   const itemOfVariant = new Map(variants.map((variant) => [variant.id, variant.item_id]));
   const issues: ValidationIssue[] = [];
+  const types: SalesLineType[] = [];
   lines.forEach((line, index) => {
-    if (!orderable.has(line.itemId)) {
+    const type = typeOfItem.get(line.itemId);
+    if (type === undefined) {
       issues.push({ path: `items.${index}.itemId`, message: 'does not name an available item' });
+    } else if (type === null) {
+      issues.push({ path: `items.${index}.itemId`, message: RENTAL_LINE_MESSAGE });
     } else if (line.variantId && itemOfVariant.get(line.variantId) !== line.itemId) {
       issues.push({
         path: `items.${index}.variantId`,
         message: 'does not name an available variant of the item',
       });
+    } else {
+      types.push(type);
     }
   });
   if (issues.length > 0) throw AppError.validation(issues);
+  return types;
 }

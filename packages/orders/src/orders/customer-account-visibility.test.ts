@@ -6,7 +6,7 @@ import { recordSale } from '../sales-records/record-sale.ts';
 import { createLegacyOrder } from './create-legacy-order.ts';
 import { listCustomerAccountOrders } from './list-orders.ts';
 import { projectOrder } from './project-order.ts';
-import { createOrderTenant, type OrderTenant } from './test-support.ts';
+import { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant } from './test-support.ts';
 import { updateOrderStatus } from './update-order-status.ts';
 
 let handle: DatabaseHandle;
@@ -24,7 +24,7 @@ const EMAIL = 'shopper@example.com';
 async function legacyOrder(shop: OrderTenant, path: OrderStatus[]): Promise<string> {
   clock.advance(1000);
   const order = await createLegacyOrder(handle.db, shop.scope(), shop.body({ customerEmail: EMAIL }));
-  for (const status of path) await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status });
+  for (const status of path) await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status }, ORDER_STATUS_EFFECTS);
   return order.id;
 }
 
@@ -48,6 +48,7 @@ async function checkoutOrder(shop: OrderTenant): Promise<string> {
     ],
     shippingInCents: 0,
     taxInCents: 0,
+    taxIncluded: false,
     discountInCents: 0,
     paymentStatus: 'AWAITING_PAYMENT',
     at: clock.now(),

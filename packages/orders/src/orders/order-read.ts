@@ -33,6 +33,7 @@ export function toPublicOrderRead(row: Order, lines: OrderLineRead[]): PublicOrd
     subtotalInCents: row.subtotal_in_cents,
     shippingInCents: row.shipping_in_cents,
     taxInCents: row.tax_in_cents,
+    taxIncluded: row.tax_included,
     discountInCents: row.discount_in_cents,
     totalInCents: row.total_in_cents,
     createdAt: row.created_at.toISOString(),

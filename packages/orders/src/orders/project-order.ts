@@ -39,6 +39,7 @@ export async function projectOrder(
       subtotal_in_cents: record.subtotal_in_cents,
       shipping_in_cents: record.shipping_in_cents,
       tax_in_cents: record.tax_in_cents,
+      tax_included: record.tax_included,
       discount_in_cents: record.discount_in_cents,
       total_in_cents: record.total_in_cents,
       created_at: options.at,

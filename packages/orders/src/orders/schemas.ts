@@ -95,6 +95,11 @@ const publicOrderShape = {
   subtotalInCents: z.number().int(),
   shippingInCents: z.number().int(),
   taxInCents: z.number().int(),
+  taxIncluded: z
+    .boolean()
+    .describe(
+      'The prices include tax: `taxInCents` is the part of the total that is tax, not added to it (checkout of a store with `checkoutSettings.taxIncludedInPrices` and a tax provider)',
+    ),
   discountInCents: z.number().int(),
   totalInCents: z.number().int(),
   createdAt: z.iso.datetime(),

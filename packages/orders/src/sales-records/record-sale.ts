@@ -26,6 +26,8 @@ export interface SaleInput {
   lines: readonly SaleLineInput[];
   shippingInCents: number;
   taxInCents: number;
+  /** The prices hold the tax: it is recorded, not added to the total. */
+  taxIncluded: boolean;
   discountInCents: number;
   paymentStatus: PaymentStatus;
   at: Date;
@@ -36,9 +38,12 @@ export interface RecordedSale {
   lines: SalesRecordLine[];
 }
 
-/** The totals of a sale: subtotal is the sum of the lines, total adds shipping and tax and takes the discount. */
+/**
+ * The totals of a sale: subtotal is the sum of the lines, total adds shipping
+ * and tax (unless the prices include it) and takes the discount.
+ */
 export function saleTotals(
-  input: Pick<SaleInput, 'lines' | 'shippingInCents' | 'taxInCents' | 'discountInCents'>,
+  input: Pick<SaleInput, 'lines' | 'shippingInCents' | 'taxInCents' | 'taxIncluded' | 'discountInCents'>,
 ): {
   subtotalInCents: number;
   totalInCents: number;
@@ -46,7 +51,11 @@ export function saleTotals(
   const subtotalInCents = input.lines.reduce((sum, line) => sum + line.quantity * line.unitPriceInCents, 0);
   return {
     subtotalInCents,
-    totalInCents: subtotalInCents + input.shippingInCents + input.taxInCents - input.discountInCents,
+    totalInCents:
+      subtotalInCents +
+      input.shippingInCents +
+      (input.taxIncluded ? 0 : input.taxInCents) -
+      input.discountInCents,
   };
 }
 
@@ -70,6 +79,7 @@ export async function recordSale(db: Kysely<Database>, input: SaleInput): Promis
       subtotal_in_cents: totals.subtotalInCents,
       shipping_in_cents: input.shippingInCents,
       tax_in_cents: input.taxInCents,
+      tax_included: input.taxIncluded,
       discount_in_cents: input.discountInCents,
       total_in_cents: totals.totalInCents,
       payment_status: input.paymentStatus,

@@ -21,13 +21,26 @@ export const SANDBOX_TAX_RATES: Readonly<Record<string, number>> = {
   US: 725,
 };
 
-/** Tax on goods and shipping together, rounded half up to the cent. */
-export function sandboxTaxOf(input: Pick<TaxQuoteInput, 'country' | 'subtotalInCents' | 'shippingInCents'>): {
+/**
+ * Tax on goods and shipping together, rounded half up to the cent. When the
+ * prices include tax, the tax they hold: amount × rate / (1 + rate), so
+ * 12.00 at 20 % holds 2.00.
+ */
+export function sandboxTaxOf(
+  input: Pick<TaxQuoteInput, 'country' | 'subtotalInCents' | 'shippingInCents' | 'pricesIncludeTax'>,
+): {
   taxInCents: number;
   rateBasisPoints: number;
 } {
   const rateBasisPoints = input.country ? (SANDBOX_TAX_RATES[input.country] ?? 0) : 0;
   const taxable = input.subtotalInCents + input.shippingInCents;
+  if (input.pricesIncludeTax) {
+    const divisor = 10_000 + rateBasisPoints;
+    return {
+      taxInCents: Math.floor((2 * taxable * rateBasisPoints + divisor) / (2 * divisor)),
+      rateBasisPoints,
+    };
+  }
   return { taxInCents: Math.floor((taxable * rateBasisPoints + 5000) / 10_000), rateBasisPoints };
 }
 

@@ -17,6 +17,11 @@ export interface TaxQuoteInput {
   country: string | null;
   subtotalInCents: number;
   shippingInCents: number;
+  /**
+   * The amounts already hold the tax (settings `checkoutSettings.taxIncludedInPrices`): the
+   * quote is the part of them that is tax, to record, not to add.
+   */
+  pricesIncludeTax: boolean;
 }
 
 export interface TaxQuote {

@@ -20,6 +20,7 @@ import {
   taxProviderFor,
   unsubscribeFromCartReminders,
 } from '@commerce/orders';
+import { rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../context.ts';
 import { publicProcedure, router, tenantProcedure } from '../../trpc.ts';
 
@@ -29,7 +30,10 @@ const TOKEN_NOTE =
   'The `{token}` is the `c1_` capability of the create response. A malformed, unknown, expired or other store’s token is one neutral `404 RESOURCE_NOT_FOUND`.';
 
 const SESSION_NOTE =
-  'Answers the session: `status` (`OPEN`, `BOUND`, `AWAITING_PAYMENT`, `PAYMENT_FAILED`, `COMPLETED`, or `CANCELLED` when the merchant cancelled its order before it was paid), the lines priced from the catalog (`unitPriceInCents`: the variant’s sale price, else its price, else the item’s price), `shippingRequired` and `shippingOptions` (the active rates of the active zones listing `shippingCountry` whose `minimumSubtotalInCents` the subtotal reaches), `shippingRateId` (the one chosen, else the current one while it stays an option, else the cheapest), `subtotalInCents`, `shippingInCents`, `taxInCents`, `totalInCents`, `currency` (the store’s `checkoutSettings.currency`), `expiresAt`.';
+  'Answers the session: `status` (`OPEN`, `BOUND`, `AWAITING_PAYMENT`, `PAYMENT_FAILED`, `COMPLETED`, or `CANCELLED` when the merchant cancelled its order before it was paid), the lines priced from the catalog (`unitPriceInCents`: the variant’s sale price, else its price, else the item’s price; `type`: `PRODUCT` for a `SALE` item, `SERVICE` for a `SERVICE` item), `shippingRequired` and `shippingOptions` (only for a cart with a `PRODUCT` line: the active rates of the active zones listing `shippingCountry` whose `minimumSubtotalInCents` the subtotal reaches), `shippingRateId` (the one chosen, else the current one while it stays an option, else the cheapest), `subtotalInCents`, `shippingInCents`, `taxInCents`, `taxIncluded`, `totalInCents`, `currency` (the store’s `checkoutSettings.currency`), `expiresAt`.';
+
+const LINES_NOTE =
+  'A line naming a `RENTAL` item is `400 VALIDATION_FAILED` (`lines.N.itemId`): rentals are booked through a booking service, never bought.';
 
 const email = (ctx: ApiContext) => ({
   emailFrom: ctx.config.email.from,
@@ -46,6 +50,7 @@ export const publicCheckoutRouter = router({
         summary: 'Start a checkout session (step 1)',
         description: [
           'Body: `lines` (1 to 100 of `{ itemId, variantId?, quantity }`, quantity 1 to 999; lines naming the same item and variant are merged), and optionally `email`, `customerName` (1 to 200), `customerPhone` (at most 50), `shippingCountry` (ISO 3166-1 alpha-2), `shippingRateId`. No names or prices: the server prices every line from the catalog. Each `itemId` must be an `ACTIVE`, unarchived item of the store; `variantId` a non-archived variant of it, required when the item has variants; otherwise `400 VALIDATION_FAILED` with one issue per bad line (`lines.N.itemId`, `lines.N.variantId`, `lines.N` for an item without a price). A `shippingRateId` that is not an option is `400` (path `shippingRateId`).',
+          LINES_NOTE,
           `Answers \`201\` with the session (\`OPEN\`) and \`checkoutToken\`, a \`c1_\` capability shown only here (stored hashed): keep it as a credential; every later step takes it in the path. The session lives CHECKOUT_SESSION_TTL_MINUTES (default 60). ${SESSION_NOTE}`,
           'Nothing is reserved yet: stock is held from bind. Rate-limited per client (300 per 10 minutes across the checkout routes).',
         ].join('\n\n'),
@@ -78,7 +83,7 @@ export const publicCheckoutRouter = router({
         tags: TAGS,
         summary: 'Update the cart and price it again (step 2)',
         description: [
-          `${TOKEN_NOTE} Body (every field optional, an empty body reprices): \`lines\` replaces the whole cart; \`email\`, \`customerName\`, \`customerPhone\`, \`shippingCountry\`, \`shippingRateId\` change those fields (\`null\` clears; a cleared rate falls back to the cheapest option). Validation as on create.`,
+          `${TOKEN_NOTE} Body (every field optional, an empty body reprices): \`lines\` replaces the whole cart; \`email\`, \`customerName\`, \`customerPhone\`, \`shippingCountry\`, \`shippingRateId\` change those fields (\`null\` clears; a cleared rate falls back to the cheapest option). Validation as on create. ${LINES_NOTE}`,
           `Prices come from the catalog as it is now. Allowed while \`OPEN\` or \`BOUND\`: a \`BOUND\` session goes back to \`OPEN\`, releases its stock and must be bound again. Once a payment started or the order exists, \`409 INVALID_STATE_TRANSITION\`. ${SESSION_NOTE}`,
         ].join('\n\n'),
       },
@@ -104,13 +109,14 @@ export const publicCheckoutRouter = router({
         summary: 'Freeze the total and reserve the stock (step 3)',
         description: [
           `${TOKEN_NOTE} Body: optional \`shippingRateId\` (one of the session’s \`shippingOptions\`). Needs \`email\` and \`customerName\` on the session, and, when the store ships (\`shippingRequired\`), a \`shippingCountry\` with an option: otherwise \`400 VALIDATION_FAILED\` naming each missing field.`,
-          'The cart is priced again from the catalog. If a line price or the shipping fee changed since the session was last priced, or a line is no longer sellable, the new prices are saved and the answer is `409 STALE_STATE`: show them and bind again. Tax is added when a tax provider is enabled (TAX_PROVIDER=sandbox: a per-country rate on goods and shipping) and the store’s prices do not include tax (`checkoutSettings.taxIncludedInPrices`); otherwise `taxInCents` is 0.',
-          'Tracked variants (`inventoryQuantity` not null) are reserved: their available quantity goes down now and comes back if the session expires, is repriced, or its payment fails. Concurrent checkouts of the last units never oversell: one binds, the others get `409 INSUFFICIENT_STOCK` with `details.shortages[{ variantId, requestedQuantity, availableQuantity }]`, and nothing is reserved for them. Binding again (a retry) holds the stock once and restarts the session’s lifetime.',
+          'The cart is priced again from the catalog. If a line price or the shipping fee changed since the session was last priced, or a line is no longer sellable, the new prices are saved and the answer is `409 STALE_STATE`: show them and bind again. With a tax provider (TAX_PROVIDER=sandbox: a per-country rate on goods and shipping), tax is added to the total; when the store’s prices include tax (`checkoutSettings.taxIncludedInPrices`), the tax they hold is recorded in `taxInCents` with `taxIncluded: true` and the total stays subtotal + shipping. Without a provider `taxInCents` is 0.',
+          'Tracked variants (`inventoryQuantity` not null; a `SERVICE` line only when its variant tracks inventory) are reserved: their available quantity goes down now and comes back if the session expires, is repriced, or its payment fails. Concurrent checkouts of the last units never oversell: one binds, the others get `409 INSUFFICIENT_STOCK` with `details.shortages[{ path, itemId, variantId, requestedQuantity }]` naming each short line (`lines.N`; the quantity available is never shown), and nothing is reserved for them. Binding again (a retry) holds the stock once.',
+          'The hold lasts CHECKOUT_HOLD_MINUTES (default 15) from the session’s first bind, whatever the rebinds or reprices: `expiresAt` is then fixed, and the session expires (its stock released) at that time unless a payment started. The units held at once by the sessions one client address bound in the store are capped (CHECKOUT_MAX_HELD_UNITS_PER_CLIENT, default 20, counted on tracked variants, concurrent binds included): a bind over it is `429 RATE_LIMIT_EXCEEDED` with `Retry-After` (seconds until the client’s next hold ends) and reserves nothing.',
           `Answers \`200\` with the session \`BOUND\` and its frozen \`subtotalInCents\`, \`shippingInCents\`, \`taxInCents\`, \`totalInCents\`, \`currency\`. Then \`confirm-free\` (total 0) or \`payment-session\` (total above 0). After a payment started, \`409 INVALID_STATE_TRANSITION\`.`,
         ].join('\n\n'),
       },
       rateLimit: 'public-checkout',
-      errors: ['STALE_STATE', 'INSUFFICIENT_STOCK', 'INVALID_STATE_TRANSITION'],
+      errors: ['STALE_STATE', 'INSUFFICIENT_STOCK', 'INVALID_STATE_TRANSITION', 'RATE_LIMIT_EXCEEDED'],
     })
     .input(bindCheckoutSessionInputSchema)
     .output(checkoutSessionSchema)
@@ -125,7 +131,12 @@ export const publicCheckoutRouter = router({
           email: email(ctx),
           tax: taxProviderFor(ctx.config.checkout.taxProvider),
           taxIncludedInPrices: settings.checkoutSettings.taxIncludedInPrices,
-          ttlMinutes: ctx.config.checkout.sessionTtlMinutes,
+          holdMinutes: ctx.config.checkout.holdMinutes,
+          // The client as the rate limiter keys it: tenant and client address, hashed.
+          client: {
+            key: rateLimitKey([ctx.tenant.organizationId, ctx.request.clientIp]),
+            maxHeldUnits: ctx.config.checkout.maxHeldUnitsPerClient,
+          },
         },
         input,
       );
