@@ -24,7 +24,8 @@ const EMAIL = 'shopper@example.com';
 async function legacyOrder(shop: OrderTenant, path: OrderStatus[]): Promise<string> {
   clock.advance(1000);
   const order = await createLegacyOrder(handle.db, shop.scope(), shop.body({ customerEmail: EMAIL }));
-  for (const status of path) await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status }, ORDER_STATUS_EFFECTS);
+  for (const status of path)
+    await updateOrderStatus(handle.db, shop.ctx(), { id: order.id, status }, ORDER_STATUS_EFFECTS);
   return order.id;
 }
 
