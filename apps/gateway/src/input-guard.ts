@@ -47,8 +47,13 @@ export const HEADER_LIMITS: Readonly<Record<string, number>> = {
 
 type TextKind = 'line' | 'text';
 
+/** Any character the loop below looks at: most text has none, and the regular expression is native. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const SUSPECT = /[\u0000-\u001f\u007f\ud800-\udfff]/;
+
 /** Why `value` cannot be carried, or undefined when it can. */
 export function textProblem(value: string, kind: TextKind): string | undefined {
+  if (!SUSPECT.test(value)) return undefined;
   for (let index = 0; index < value.length; index++) {
     const code = value.charCodeAt(index);
     if (code < 0x20 || code === 0x7f) {
