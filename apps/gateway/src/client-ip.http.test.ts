@@ -1,24 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness.ts';
 
 // The public read budget is per tenant and client address: which address the gateway keys on shows in
 // which request is the first to get 429.
 const BUDGET = 3;
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
-async function gateway(trustProxy?: string) {
-  h = await createHarness({
-    env: {
-      RATE_LIMIT_PUBLIC_READS_PER_MINUTE: String(BUDGET),
-      ...(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
-    },
+/** A gateway with this TRUST_PROXY for the tests of the enclosing describe. */
+function gatewayWith(trustProxy: string | undefined): () => Harness {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await createHarness({
+      env: {
+        RATE_LIMIT_PUBLIC_READS_PER_MINUTE: String(BUDGET),
+        ...(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
+      },
+    });
+    await harness.provision('shop', 'owner@shop.test');
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
   });
-  await h.provision('shop', 'owner@shop.test');
-  return h;
+  return () => harness!;
 }
 
 /** A public read as if it came over a socket from `socket`, carrying `forwardedFor`. */
@@ -47,16 +49,20 @@ async function statuses(requests: (() => Response | Promise<Response>)[]): Promi
 
 const spent = [...Array.from({ length: BUDGET }, () => 200), 429];
 
-describe('client address behind proxies (TRUST_PROXY)', () => {
-  it('without TRUST_PROXY keys on the socket and ignores X-Forwarded-For', async () => {
-    const harness = await gateway();
+describe('client address without TRUST_PROXY', () => {
+  const gateway = gatewayWith(undefined);
+  it('keys on the socket and ignores X-Forwarded-For', async () => {
+    const harness = gateway();
     const calls = Array.from({ length: BUDGET + 1 }, () => () => read(harness, '203.0.113.5', spoof()));
     expect(await statuses(calls)).toEqual(spent);
     expect((await read(harness, '203.0.113.6', '203.0.113.5')).status).toBe(200);
   });
+});
 
-  it('with TRUST_PROXY=true takes the entry the one proxy appended, so rotating the header does not escape', async () => {
-    const harness = await gateway('true');
+describe('client address with TRUST_PROXY=true', () => {
+  const gateway = gatewayWith('true');
+  it('takes the entry the one proxy appended, so rotating the header does not escape', async () => {
+    const harness = gateway();
     const calls = Array.from(
       { length: BUDGET + 1 },
       () => () => read(harness, '10.0.0.2', `${spoof()}, 203.0.113.7`),
@@ -65,9 +71,12 @@ describe('client address behind proxies (TRUST_PROXY)', () => {
     // Another shopper behind the same proxy has a budget of their own.
     expect((await read(harness, '10.0.0.2', `${spoof()}, 203.0.113.8`)).status).toBe(200);
   });
+});
 
-  it('with a number of hops takes the entry that many hops from the socket', async () => {
-    const harness = await gateway('2');
+describe('client address with TRUST_PROXY=2', () => {
+  const gateway = gatewayWith('2');
+  it('takes the entry that many hops from the socket', async () => {
+    const harness = gateway();
     const calls = Array.from(
       { length: BUDGET + 1 },
       () => () => read(harness, '10.0.0.3', `${spoof()}, 203.0.113.9, 10.0.0.4`),
@@ -75,9 +84,12 @@ describe('client address behind proxies (TRUST_PROXY)', () => {
     expect(await statuses(calls)).toEqual(spent);
     expect((await read(harness, '10.0.0.3', `${spoof()}, 203.0.113.10, 10.0.0.4`)).status).toBe(200);
   });
+});
 
-  it('with proxy CIDRs takes the first address from the right outside them, and trusts no header from elsewhere', async () => {
-    const harness = await gateway('10.0.0.0/8,192.168.0.1');
+describe('client address with TRUST_PROXY as proxy CIDRs', () => {
+  const gateway = gatewayWith('10.0.0.0/8,192.168.0.1');
+  it('takes the first address from the right outside them, and trusts no header from elsewhere', async () => {
+    const harness = gateway();
     const viaProxies = Array.from(
       { length: BUDGET + 1 },
       () => () => read(harness, '192.168.0.1', `${spoof()}, 203.0.113.11, 10.1.2.3`),

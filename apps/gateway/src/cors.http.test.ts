@@ -210,5 +210,5 @@ describe('CORS without ADMIN_APP_ORIGIN, and with a hosted URL per tenant', () =
     } finally {
       await bare.close();
     }
-  });
+  }, 60_000);
 });
