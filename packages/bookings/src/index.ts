@@ -5,3 +5,4 @@
  */
 
 export * from './availability/schemas.ts';
+export * from './time/zone.ts';
