@@ -3,4 +3,6 @@
  * availability, holds and bookings. Pure services over Kysely, like catalog
  * and orders; the tRPC router in @commerce/api exposes them.
  */
-export {};
+
+export * from './availability/schemas.ts';
+export * from './time/zone.ts';
