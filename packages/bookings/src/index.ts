@@ -5,4 +5,7 @@
  */
 
 export * from './availability/schemas.ts';
+export * from './capacity/index.ts';
+export type * from './context.ts';
+export * from './resources/index.ts';
 export * from './time/zone.ts';
