@@ -8,4 +8,5 @@ export * from './availability/schemas.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
 export * from './resources/index.ts';
+export * from './services/index.ts';
 export * from './time/zone.ts';

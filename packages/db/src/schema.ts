@@ -608,6 +608,7 @@ export interface BookingServicesTable {
   policies: Json<Record<string, unknown>>;
   delivery: Json<Record<string, unknown>>;
   agreement: Json<Record<string, unknown> | null>;
+  agreement_version: Generated<number>;
   sort_order: Generated<number>;
   metafields: JsonWithDefault<Record<string, unknown>>;
   search_text: Generated<string>;
@@ -1281,6 +1282,7 @@ export const SCHEMA_COLUMNS = {
     'policies',
     'delivery',
     'agreement',
+    'agreement_version',
     'sort_order',
     'metafields',
     'search_text',

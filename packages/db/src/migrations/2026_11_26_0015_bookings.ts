@@ -74,7 +74,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('checkout', 'jsonb', (col) => col.notNull())
     .addColumn('policies', 'jsonb', (col) => col.notNull())
     .addColumn('delivery', 'jsonb', (col) => col.notNull())
+    // `{ title, bodyText }` or null; the version is the count of text changes ever made, so a
+    // removed and re-added agreement never reuses a version customers accepted.
     .addColumn('agreement', 'jsonb')
+    .addColumn('agreement_version', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('sort_order', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('metafields', 'jsonb', (col) => col.notNull().defaultTo(sql`'{}'::jsonb`))
     // Lower-cased name and description, written by the service; searched by substring.
