@@ -53,8 +53,9 @@ export function minutesAfter(base: Date, minutes: number): Date {
 
 /** A service body that passes the activation check, over the given pool. */
 export function activeServiceBody(resourceIds: string[], overrides: Record<string, unknown> = {}) {
+  sequence += 1;
   return {
-    slug: `tour-${(sequence += 1)}`,
+    slug: `tour-${sequence}`,
     name: 'Kayak tour',
     status: 'ACTIVE',
     periodMode: 'FIXED_DURATION',

@@ -28,8 +28,10 @@ const NOW = new Date('2026-06-01T08:00:00.000Z');
 const EUR = { currency: 'EUR' };
 let tick = 0;
 /** A later instant per call, so that createdAt orders services like the calls. */
-const ctxOf = (organizationId: string) =>
-  writeContext(organizationId, new Date(NOW.getTime() + (tick += 1000)));
+function ctxOf(organizationId: string) {
+  tick += 1000;
+  return writeContext(organizationId, new Date(NOW.getTime() + tick));
+}
 
 function create(organizationId: string, body: Record<string, unknown>) {
   return createService(db, ctxOf(organizationId), createServiceInputSchema.parse(body), EUR);
