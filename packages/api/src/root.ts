@@ -5,6 +5,7 @@ import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
 import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
+import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
@@ -18,6 +19,7 @@ import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
+import { publicBookingServicesRouter } from './routers/public/booking-services.ts';
 import { publicCheckoutRouter } from './routers/public/checkout.ts';
 import { publicCollectionsRouter } from './routers/public/collections.ts';
 import { publicCustomerAuthRouter } from './routers/public/customer-auth.ts';
@@ -44,6 +46,7 @@ export const appRouter = router({
     orders: publicOrdersRouter,
     checkout: publicCheckoutRouter,
     customerAuth: publicCustomerAuthRouter,
+    bookingServices: publicBookingServicesRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,
@@ -60,6 +63,7 @@ export const appRouter = router({
     orders: merchantOrdersRouter,
     returns: merchantReturnsRouter,
     bookingResources: merchantBookingResourcesRouter,
+    bookingServices: merchantBookingServicesRouter,
   }),
   customer: router({
     auth: customerAuthRouter,

@@ -3,7 +3,6 @@ import { booleanQuerySchema, cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
 import {
   availabilityRulesSchema,
-  DEFAULT_PARTY_SIZE,
   durationsSchema,
   fixedSlotSchema,
   fixedSlotsSchema,
