@@ -4,5 +4,12 @@
  * and orders; the tRPC router in @commerce/api exposes them.
  */
 
+export * from './availability/assign.ts';
+export * from './availability/capacity.ts';
+export * from './availability/rules.ts';
 export * from './availability/schemas.ts';
+export * from './availability/search.ts';
+export * from './availability/search-schemas.ts';
+export * from './availability/validate.ts';
+export * from './pricing/price.ts';
 export * from './time/zone.ts';
