@@ -52,22 +52,23 @@ export function assignResources(
   freeUnitsOf: (resourceId: string) => number,
   selections: readonly ResourceSelection[] = [],
 ): AssignmentResult {
-  const taken = new Map<string, number>();
-  const available = (resourceId: string) => freeUnitsOf(resourceId) - (taken.get(resourceId) ?? 0);
-  const take = (allocations: Allocation[], requirementId: string, resourceId: string, units: number) => {
+  // Units this booking already took per resource; created on the first take (the search calls this per candidate).
+  let taken = null as Map<string, number> | null;
+  const allocations: Allocation[] = [];
+  const take = (requirementId: string, resourceId: string, units: number) => {
+    taken ??= new Map();
     taken.set(resourceId, (taken.get(resourceId) ?? 0) + units);
     allocations.push({ requirementId, resourceId, quantity: units });
   };
-  const allocations: Allocation[] = [];
 
   for (const requirement of requirements) {
     let remaining = unitsNeeded(requirement, quantity);
     for (const selection of selections) {
       if (selection.requirementId !== requirement.id) continue;
-      if (available(selection.resourceId) < selection.quantity) {
+      if (freeUnitsOf(selection.resourceId) - (taken?.get(selection.resourceId) ?? 0) < selection.quantity) {
         return { ok: false, requirementId: requirement.id, resourceId: selection.resourceId };
       }
-      take(allocations, requirement.id, selection.resourceId, selection.quantity);
+      take(requirement.id, selection.resourceId, selection.quantity);
       remaining -= selection.quantity;
     }
     if (remaining <= 0) continue;
@@ -75,9 +76,9 @@ export function assignResources(
     if (requirement.allowSplit) {
       for (const resourceId of requirement.resourceIds) {
         if (remaining === 0) break;
-        const units = Math.min(remaining, available(resourceId));
+        const units = Math.min(remaining, freeUnitsOf(resourceId) - (taken?.get(resourceId) ?? 0));
         if (units <= 0) continue;
-        take(allocations, requirement.id, resourceId, units);
+        take(requirement.id, resourceId, units);
         remaining -= units;
       }
       if (remaining > 0) return { ok: false, requirementId: requirement.id, resourceId: null };
@@ -87,14 +88,14 @@ export function assignResources(
     let bestId: string | null = null;
     let bestFree = Number.POSITIVE_INFINITY;
     for (const resourceId of requirement.resourceIds) {
-      const free = available(resourceId);
+      const free = freeUnitsOf(resourceId) - (taken?.get(resourceId) ?? 0);
       if (free >= remaining && free < bestFree) {
         bestId = resourceId;
         bestFree = free;
       }
     }
     if (bestId === null) return { ok: false, requirementId: requirement.id, resourceId: null };
-    take(allocations, requirement.id, bestId, remaining);
+    take(requirement.id, bestId, remaining);
   }
   return { ok: true, allocations };
 }

@@ -26,26 +26,50 @@ export interface ResourceLoad {
   readonly levels: Float64Array;
 }
 
-/** Builds the step function; ends before starts at the same instant, so touching claims never add up. */
-export function resourceLoad(claims: ResourceClaims): ResourceLoad {
-  const count = claims.starts.length;
-  const deltas = new Map<number, number>();
-  for (let index = 0; index < count; index++) {
-    const start = claims.starts[index] as number;
-    const end = claims.ends[index] as number;
+/** Quantities ride in the low bits of a sort key: at most 10,000 < 2^14 units per claim. */
+const QUANTITY_BITS = 16_384;
+
+function sortedKeys(instants: ArrayLike<number>, claims: ResourceClaims): Float64Array {
+  const keys = new Float64Array(instants.length);
+  let count = 0;
+  for (let index = 0; index < instants.length; index++) {
     const quantity = claims.quantities[index] as number;
-    if (end <= start || quantity <= 0) continue;
-    deltas.set(start, (deltas.get(start) ?? 0) + quantity);
-    deltas.set(end, (deltas.get(end) ?? 0) - quantity);
+    if ((claims.ends[index] as number) <= (claims.starts[index] as number) || quantity <= 0) continue;
+    keys[count++] = (instants[index] as number) * QUANTITY_BITS + Math.min(quantity, QUANTITY_BITS - 1);
   }
-  const points = Float64Array.from(deltas.keys()).sort();
-  const levels = new Float64Array(points.length);
+  return keys.subarray(0, count).sort();
+}
+
+/**
+ * Builds the step function from the claims sorted by start and by end (typed
+ * array sorts, no per-claim objects); ends before starts at the same instant,
+ * so touching claims never add up.
+ */
+export function resourceLoad(claims: ResourceClaims): ResourceLoad {
+  const starts = sortedKeys(claims.starts, claims);
+  const ends = sortedKeys(claims.ends, claims);
+  const points = new Float64Array(starts.length + ends.length);
+  const levels = new Float64Array(starts.length + ends.length);
+  let count = 0;
   let inUse = 0;
-  for (let index = 0; index < points.length; index++) {
-    inUse += deltas.get(points[index] as number) as number;
-    levels[index] = inUse;
+  let startIndex = 0;
+  let endIndex = 0;
+  const instantOf = (key: number) => Math.floor(key / QUANTITY_BITS);
+  const quantityOf = (key: number) => key - instantOf(key) * QUANTITY_BITS;
+  while (startIndex < starts.length || endIndex < ends.length) {
+    const nextStart = startIndex < starts.length ? instantOf(starts[startIndex] as number) : Infinity;
+    const nextEnd = endIndex < ends.length ? instantOf(ends[endIndex] as number) : Infinity;
+    const instant = Math.min(nextStart, nextEnd);
+    while (endIndex < ends.length && instantOf(ends[endIndex] as number) === instant) {
+      inUse -= quantityOf(ends[endIndex++] as number);
+    }
+    while (startIndex < starts.length && instantOf(starts[startIndex] as number) === instant) {
+      inUse += quantityOf(starts[startIndex++] as number);
+    }
+    points[count] = instant;
+    levels[count++] = inUse;
   }
-  return { capacity: claims.capacity, points, levels };
+  return { capacity: claims.capacity, points: points.subarray(0, count), levels: levels.subarray(0, count) };
 }
 
 /** Index of the last point at or before `instant`, or -1. */
@@ -80,4 +104,30 @@ export function peakUnits(load: ResourceLoad, start: number, end: number): numbe
 /** Capacity minus the peak over `[start, end)`, never below 0. */
 export function freeUnits(load: ResourceLoad, start: number, end: number): number {
   return Math.max(0, load.capacity - peakUnits(load, start, end));
+}
+
+/**
+ * Free units for a run of intervals with non-decreasing starts (the search's
+ * candidates): the step under each start is found by walking on from the
+ * previous one instead of searching again.
+ */
+export class LoadCursor {
+  private step = -1;
+  private lastStart = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly load: ResourceLoad) {}
+
+  freeUnits(start: number, end: number): number {
+    const { points, levels } = this.load;
+    if (start < this.lastStart) this.step = stepAt(points, start);
+    else while (this.step + 1 < points.length && (points[this.step + 1] as number) <= start) this.step++;
+    this.lastStart = start;
+    let index = this.step;
+    let peak = index >= 0 ? (levels[index] as number) : 0;
+    for (index++; index < points.length && (points[index] as number) < end; index++) {
+      const level = levels[index] as number;
+      if (level > peak) peak = level;
+    }
+    return Math.max(0, this.load.capacity - peak);
+  }
 }

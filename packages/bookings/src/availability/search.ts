@@ -2,7 +2,7 @@ import { type PricePreview, priceBooking } from '../pricing/price.ts';
 import { formatInstant } from '../time/zone.ts';
 import { assignResources, type ResourceSelection, unitsNeeded } from './assign.ts';
 import { type Candidates, fixedSlotCandidates, gridCandidates } from './candidates.ts';
-import { freeUnits, type ResourceClaims, type ResourceLoad, resourceLoad } from './capacity.ts';
+import { LoadCursor, type ResourceClaims, resourceLoad } from './capacity.ts';
 import { type BookableService, TimeRules } from './rules.ts';
 import { MAX_RESOURCE_OPTIONS, MAX_SLOTS } from './search-schemas.ts';
 import { gridOf } from './validate.ts';
@@ -75,18 +75,19 @@ export function searchSlots(search: SlotSearch): SlotSearchResult {
   const rules = new TimeRules(service, search.now.getTime(), candidates.starts[0] as number, lastEnd);
 
   const resourceIds = [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))];
-  const loads = new Map<string, ResourceLoad>();
-  for (const resourceId of resourceIds) {
+  const resourceIndex = new Map(resourceIds.map((resourceId, index) => [resourceId, index]));
+  const cursors = resourceIds.map((resourceId) => {
     const claims = search.claims.get(resourceId);
-    if (claims) loads.set(resourceId, resourceLoad(claims));
-  }
+    return claims ? new LoadCursor(resourceLoad(claims)) : null;
+  });
+  const free = new Float64Array(resourceIds.length);
+  const freeUnitsOf = (resourceId: string) => free[resourceIndex.get(resourceId) ?? -1] ?? 0;
   const selectable = service.requirements.filter((requirement) => requirement.selection !== 'AUTO');
   const selections = search.selection ? [search.selection] : [];
   const { bufferBeforeMinutes, bufferAfterMinutes } = service.availability;
 
   const slots: SearchedSlot[] = [];
   let optionCount = 0;
-  const free = new Map<string, number>();
   for (let index = 0; index < count; index++) {
     const start = candidates.starts[index] as number;
     const end = candidates.ends[index] as number;
@@ -94,9 +95,10 @@ export function searchSlots(search: SlotSearch): SlotSearchResult {
 
     const claimStart = start - bufferBeforeMinutes;
     const claimEnd = end + bufferAfterMinutes;
-    free.clear();
-    for (const [resourceId, load] of loads) free.set(resourceId, freeUnits(load, claimStart, claimEnd));
-    const assignment = assignResources(service.requirements, quantity, (id) => free.get(id) ?? 0, selections);
+    for (let resource = 0; resource < cursors.length; resource++) {
+      free[resource] = cursors[resource]?.freeUnits(claimStart, claimEnd) ?? 0;
+    }
+    const assignment = assignResources(service.requirements, quantity, freeUnitsOf, selections);
     if (!assignment.ok) continue;
 
     const pricing = service.pricing
@@ -116,7 +118,7 @@ export function searchSlots(search: SlotSearch): SlotSearchResult {
     for (const requirement of selectable) {
       const enough = requirement.allowSplit ? 1 : unitsNeeded(requirement, quantity);
       for (const resourceId of requirement.resourceIds) {
-        const available = free.get(resourceId) ?? 0;
+        const available = freeUnitsOf(resourceId);
         if (available >= enough)
           resourceOptions.push({ requirementId: requirement.id, resourceId, available });
       }
