@@ -23,8 +23,8 @@ import path from 'node:path';
 import {
   availabilityRulesSchema,
   type BookableService,
+  type ClaimArrays,
   parseInstant,
-  type ResourceClaims,
   searchSlots,
   validateSearch,
 } from '@commerce/bookings';
@@ -78,9 +78,9 @@ function service(resourceIds: string[], selection: 'AUTO' | 'OPTIONAL'): Bookabl
 }
 
 /** What the compact claims read returns: per resource, integer arrays of epoch minutes and quantities. */
-function claimsFor(resourceIds: string[], startMinute: number, days: number): Map<string, ResourceClaims> {
+function claimsFor(resourceIds: string[], startMinute: number, days: number): Map<string, ClaimArrays> {
   const random = seededRandom(resourceIds.length);
-  const claims = new Map<string, ResourceClaims>();
+  const claims = new Map<string, ClaimArrays>();
   for (const id of resourceIds) {
     const count = days * CLAIMS_PER_DAY;
     const starts = new Int32Array(count);
@@ -94,7 +94,7 @@ function claimsFor(resourceIds: string[], startMinute: number, days: number): Ma
         ends[day * CLAIMS_PER_DAY + index] = start + 30 + Math.floor(random() * 3) * 30;
       }
     }
-    claims.set(id, { capacity: 2, starts, ends, quantities });
+    claims.set(id, { capacity: 2, startMinutes: starts, endMinutes: ends, quantities });
   }
   return claims;
 }

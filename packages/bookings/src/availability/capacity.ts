@@ -10,11 +10,11 @@
  * it instead of every claim.
  */
 
-export interface ResourceClaims {
+export interface ClaimArrays {
   /** Units in use at one instant at most (1 to 10,000). */
   capacity: number;
-  starts: ArrayLike<number>;
-  ends: ArrayLike<number>;
+  startMinutes: ArrayLike<number>;
+  endMinutes: ArrayLike<number>;
   quantities: ArrayLike<number>;
 }
 
@@ -29,12 +29,13 @@ export interface ResourceLoad {
 /** Quantities ride in the low bits of a sort key: at most 10,000 < 2^14 units per claim. */
 const QUANTITY_BITS = 16_384;
 
-function sortedKeys(instants: ArrayLike<number>, claims: ResourceClaims): Float64Array {
+function sortedKeys(instants: ArrayLike<number>, claims: ClaimArrays): Float64Array {
   const keys = new Float64Array(instants.length);
   let count = 0;
   for (let index = 0; index < instants.length; index++) {
     const quantity = claims.quantities[index] as number;
-    if ((claims.ends[index] as number) <= (claims.starts[index] as number) || quantity <= 0) continue;
+    if ((claims.endMinutes[index] as number) <= (claims.startMinutes[index] as number) || quantity <= 0)
+      continue;
     keys[count++] = (instants[index] as number) * QUANTITY_BITS + Math.min(quantity, QUANTITY_BITS - 1);
   }
   return keys.subarray(0, count).sort();
@@ -45,9 +46,9 @@ function sortedKeys(instants: ArrayLike<number>, claims: ResourceClaims): Float6
  * array sorts, no per-claim objects); ends before starts at the same instant,
  * so touching claims never add up.
  */
-export function resourceLoad(claims: ResourceClaims): ResourceLoad {
-  const starts = sortedKeys(claims.starts, claims);
-  const ends = sortedKeys(claims.ends, claims);
+export function resourceLoad(claims: ClaimArrays): ResourceLoad {
+  const starts = sortedKeys(claims.startMinutes, claims);
+  const ends = sortedKeys(claims.endMinutes, claims);
   const points = new Float64Array(starts.length + ends.length);
   const levels = new Float64Array(starts.length + ends.length);
   let count = 0;

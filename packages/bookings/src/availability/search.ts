@@ -2,7 +2,7 @@ import { type PricePreview, priceBooking } from '../pricing/price.ts';
 import { formatInstant } from '../time/zone.ts';
 import { assignResources, type ResourceSelection, unitsNeeded } from './assign.ts';
 import { type Candidates, fixedSlotCandidates, gridCandidates } from './candidates.ts';
-import { LoadCursor, type ResourceClaims, resourceLoad } from './capacity.ts';
+import { type ClaimArrays, LoadCursor, resourceLoad } from './capacity.ts';
 import { type BookableService, TimeRules } from './rules.ts';
 import { MAX_RESOURCE_OPTIONS, MAX_SLOTS } from './search-schemas.ts';
 import { gridOf } from './validate.ts';
@@ -28,7 +28,7 @@ export interface SlotSearch {
   durationMinutes: number | null;
   selection?: ResourceSelection | undefined;
   /** Per pool resource id (ACTIVE resources only): capacity and live claims. A missing id has nothing free. */
-  claims: ReadonlyMap<string, ResourceClaims>;
+  claims: ReadonlyMap<string, ClaimArrays>;
 }
 
 export interface SearchedSlot {

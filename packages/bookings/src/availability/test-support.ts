@@ -1,5 +1,5 @@
 import type { BookingRequirement } from './assign.ts';
-import type { ResourceClaims } from './capacity.ts';
+import type { ClaimArrays } from './capacity.ts';
 import type { BookableService } from './rules.ts';
 import { availabilityRulesSchema } from './schemas.ts';
 
@@ -46,11 +46,11 @@ export function requirement(
 }
 
 /** Claims of one resource from `[startsAt, endsAt, quantity]` in ISO 8601. */
-export function claims(capacity: number, rows: [string, string, number][] = []): ResourceClaims {
+export function claims(capacity: number, rows: [string, string, number][] = []): ClaimArrays {
   return {
     capacity,
-    starts: rows.map((row) => at(row[0])),
-    ends: rows.map((row) => at(row[1])),
+    startMinutes: rows.map((row) => at(row[0])),
+    endMinutes: rows.map((row) => at(row[1])),
     quantities: rows.map((row) => row[2]),
   };
 }
