@@ -4,6 +4,7 @@ import { customerAuthRouter } from './routers/customer/auth.ts';
 import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
+import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
@@ -58,6 +59,7 @@ export const appRouter = router({
     shipping: merchantShippingRouter,
     orders: merchantOrdersRouter,
     returns: merchantReturnsRouter,
+    bookingResources: merchantBookingResourcesRouter,
   }),
   customer: router({
     auth: customerAuthRouter,

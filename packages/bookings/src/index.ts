@@ -11,5 +11,8 @@ export * from './availability/schemas.ts';
 export * from './availability/search.ts';
 export * from './availability/search-schemas.ts';
 export * from './availability/validate.ts';
+export * from './capacity/index.ts';
+export type * from './context.ts';
 export * from './pricing/price.ts';
+export * from './resources/index.ts';
 export * from './time/zone.ts';

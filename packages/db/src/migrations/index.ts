@@ -9,6 +9,7 @@ import * as checkout from './2026_11_23_0007_checkout.ts';
 import * as customers from './2026_11_23_0008_customers.ts';
 import * as returns from './2026_11_23_0009_returns.ts';
 import * as retentionIndexes from './2026_11_23_0010_retention_indexes.ts';
+import * as bookings from './2026_11_26_0015_bookings.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0008_customers': customers,
   '2026_11_23_0009_returns': returns,
   '2026_11_23_0010_retention_indexes': retentionIndexes,
+  '2026_11_26_0015_bookings': bookings,
 };
