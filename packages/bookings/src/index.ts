@@ -9,6 +9,7 @@ export * from './availability/capacity.ts';
 export * from './availability/rules.ts';
 export * from './availability/schemas.ts';
 export * from './availability/search.ts';
+export * from './availability/search-availability.ts';
 export * from './availability/search-schemas.ts';
 export * from './availability/validate.ts';
 export * from './capacity/index.ts';
