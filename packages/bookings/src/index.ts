@@ -4,9 +4,17 @@
  * and orders; the tRPC router in @commerce/api exposes them.
  */
 
+export * from './availability/assign.ts';
+export * from './availability/capacity.ts';
+export * from './availability/rules.ts';
 export * from './availability/schemas.ts';
+export * from './availability/search.ts';
+export * from './availability/search-availability.ts';
+export * from './availability/search-schemas.ts';
+export * from './availability/validate.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
+export * from './pricing/price.ts';
 export * from './resources/index.ts';
 export * from './services/index.ts';
 export * from './time/zone.ts';

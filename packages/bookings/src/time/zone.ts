@@ -40,11 +40,33 @@ interface DayFrame {
 }
 
 const FRAME_CACHE_LIMIT = 200_000;
-const frames = new Map<string, DayFrame>();
+let cachedFrames = 0;
+const framesByZone = new Map<string, Map<number, DayFrame>>();
+
+/** Year, month and day of a day number (days since 1970-01-01), by integer arithmetic. */
+function civilFromDays(day: number): [number, number, number] {
+  // H. Hinnant's days_from_civil inverse: eras of 400 years, years starting in March.
+  const shifted = day + 719_468;
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1_460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const dayOfMonth = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth];
+}
 
 /** "YYYY-MM-DD" of a day number. */
 export function formatLocalDate(day: number): string {
-  return new Date(day * MINUTES_PER_DAY * MS_PER_MINUTE).toISOString().slice(0, 10);
+  const [year, month, dayOfMonth] = civilFromDays(day);
+  return `${pad(year, 4)}-${pad(month)}-${pad(dayOfMonth)}`;
 }
 
 /** Day number of "YYYY-MM-DD" (validated by the schemas). */
@@ -58,8 +80,8 @@ export function weekdayIndex(day: number): number {
 }
 
 function plainDate(day: number): Temporal.PlainDate {
-  const date = new Date(day * MINUTES_PER_DAY * MS_PER_MINUTE);
-  return new Temporal.PlainDate(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate());
+  const [year, month, dayOfMonth] = civilFromDays(day);
+  return new Temporal.PlainDate(year, month, dayOfMonth);
 }
 
 function startOfDay(timeZone: string, day: number): { start: number; offset: number } {
@@ -71,8 +93,12 @@ function startOfDay(timeZone: string, day: number): { start: number; offset: num
 }
 
 function frameOf(timeZone: string, day: number): DayFrame {
-  const key = `${timeZone}|${day}`;
-  const cached = frames.get(key);
+  let frames = framesByZone.get(timeZone);
+  if (!frames) {
+    frames = new Map();
+    framesByZone.set(timeZone, frames);
+  }
+  const cached = frames.get(day);
   if (cached) return cached;
   const today = startOfDay(timeZone, day);
   const tomorrow = startOfDay(timeZone, day + 1);
@@ -86,8 +112,12 @@ function frameOf(timeZone: string, day: number): DayFrame {
     uniformOffset: isUniform ? today.offset : null,
   };
   // The frames are facts of the zone data, so a full cache is simply dropped.
-  if (frames.size >= FRAME_CACHE_LIMIT) frames.clear();
-  frames.set(key, frame);
+  if (cachedFrames >= FRAME_CACHE_LIMIT) {
+    for (const zoneFrames of framesByZone.values()) zoneFrames.clear();
+    cachedFrames = 0;
+  }
+  frames.set(day, frame);
+  cachedFrames++;
   return frame;
 }
 
