@@ -19,6 +19,7 @@ import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
+import { publicBookingHoldsRouter } from './routers/public/booking-holds.ts';
 import { publicBookingServicesRouter } from './routers/public/booking-services.ts';
 import { publicCheckoutRouter } from './routers/public/checkout.ts';
 import { publicCollectionsRouter } from './routers/public/collections.ts';
@@ -47,6 +48,7 @@ export const appRouter = router({
     checkout: publicCheckoutRouter,
     customerAuth: publicCustomerAuthRouter,
     bookingServices: publicBookingServicesRouter,
+    bookingHolds: publicBookingHoldsRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,
