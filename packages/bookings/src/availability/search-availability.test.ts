@@ -123,7 +123,8 @@ async function hold(
         startsAt: new Date(from),
         endsAt: new Date(to),
         expiresAt,
-        owner: { kind: 'HOLD', id: newId('hld') },
+        // Booking-owned: a hold owner must be a booking_holds row (foreign key).
+        owner: { kind: 'BOOKING', id: newId('bkg') },
       },
     ]),
   );
