@@ -14,7 +14,20 @@ describe('toAppError', () => {
     expect(toAppError(error)).toEqual({ appError: error, unexpected: false });
   });
 
-  for (const code of ['40P01', '40001']) {
+  it("answers the booking capacity trigger's refusal (BK001) with 409 CAPACITY_UNAVAILABLE, thrown directly or inside tRPC", () => {
+    for (const thrown of [
+      databaseError('BK001'),
+      new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: databaseError('BK001') }),
+    ]) {
+      const { appError, unexpected } = toAppError(thrown);
+      expect(appError.code).toBe('CAPACITY_UNAVAILABLE');
+      expect(appError.status).toBe(409);
+      expect(appError.message).not.toContain('BK001');
+      expect(unexpected).toBe(false);
+    }
+  });
+
+  for (const code of ['40P01', '40001', 'BK002']) {
     it(`answers a transaction aborted by PostgreSQL (${code}) with 409 STALE_STATE, thrown directly or inside tRPC`, () => {
       for (const thrown of [
         databaseError(code),

@@ -20,7 +20,11 @@ function zodIssues(value: unknown): IssueLike[] | undefined {
  */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (isAppError(error)) return { appError: error, unexpected: false };
-  if (isConcurrencyAbort(error instanceof TRPCError ? error.cause : error)) {
+  const databaseCode = sqlStateOf(error instanceof TRPCError ? error.cause : error);
+  if (databaseCode === 'BK001') {
+    return { appError: new AppError('CAPACITY_UNAVAILABLE'), unexpected: false };
+  }
+  if (databaseCode !== undefined && isConcurrencyAbort(databaseCode)) {
     return {
       appError: new AppError('STALE_STATE', 'A concurrent change conflicted with this request; retry it'),
       unexpected: false,
@@ -48,14 +52,20 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   return { appError: new AppError('INTERNAL_ERROR'), unexpected: true };
 }
 
+function sqlStateOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
  * PostgreSQL aborted the transaction to resolve a deadlock (40P01) or a
- * serialization conflict (40001): nothing was written, and the same request
- * may succeed when retried, which is what STALE_STATE tells the client.
+ * serialization conflict (40001), or the booking capacity trigger refused a
+ * claim outside READ COMMITTED (BK002, CONTRACT-bookings.md 14.19): nothing
+ * was written, and the same request may succeed when retried, which is what
+ * STALE_STATE tells the client. BK001 is the capacity trigger's refusal.
  */
-function isConcurrencyAbort(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null | undefined)?.code;
-  return code === '40P01' || code === '40001';
+function isConcurrencyAbort(code: string): boolean {
+  return code === '40P01' || code === '40001' || code === 'BK002';
 }
 
 const TRPC_CODES: Partial<Record<TRPCError['code'], AppError['code']>> = {

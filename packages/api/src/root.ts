@@ -4,6 +4,8 @@ import { customerAuthRouter } from './routers/customer/auth.ts';
 import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
+import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
+import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
@@ -17,6 +19,8 @@ import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
+import { publicBookingHoldsRouter } from './routers/public/booking-holds.ts';
+import { publicBookingServicesRouter } from './routers/public/booking-services.ts';
 import { publicCheckoutRouter } from './routers/public/checkout.ts';
 import { publicCollectionsRouter } from './routers/public/collections.ts';
 import { publicCustomerAuthRouter } from './routers/public/customer-auth.ts';
@@ -43,6 +47,8 @@ export const appRouter = router({
     orders: publicOrdersRouter,
     checkout: publicCheckoutRouter,
     customerAuth: publicCustomerAuthRouter,
+    bookingServices: publicBookingServicesRouter,
+    bookingHolds: publicBookingHoldsRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,
@@ -58,6 +64,8 @@ export const appRouter = router({
     shipping: merchantShippingRouter,
     orders: merchantOrdersRouter,
     returns: merchantReturnsRouter,
+    bookingResources: merchantBookingResourcesRouter,
+    bookingServices: merchantBookingServicesRouter,
   }),
   customer: router({
     auth: customerAuthRouter,

@@ -3,4 +3,19 @@
  * availability, holds and bookings. Pure services over Kysely, like catalog
  * and orders; the tRPC router in @commerce/api exposes them.
  */
-export {};
+
+export * from './availability/assign.ts';
+export * from './availability/capacity.ts';
+export * from './availability/rules.ts';
+export * from './availability/schemas.ts';
+export * from './availability/search.ts';
+export * from './availability/search-availability.ts';
+export * from './availability/search-schemas.ts';
+export * from './availability/validate.ts';
+export * from './capacity/index.ts';
+export type * from './context.ts';
+export * from './holds/index.ts';
+export * from './pricing/price.ts';
+export * from './resources/index.ts';
+export * from './services/index.ts';
+export * from './time/zone.ts';

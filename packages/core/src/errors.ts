@@ -28,6 +28,8 @@ export const ERROR_TABLE = {
   RETURN_NOT_ELIGIBLE: { status: 409, message: 'The order cannot be returned now' },
   ACTION_TOKEN_CONSUMED: { status: 409, message: 'The action token was already used for another action' },
   CAPACITY_UNAVAILABLE: { status: 409, message: 'The requested interval has no free capacity' },
+  BOOKING_SLOT_UNAVAILABLE: { status: 409, message: 'The requested interval is not offered now' },
+  AGREEMENT_REQUIRED: { status: 409, message: 'The current agreement version must be accepted' },
   INSUFFICIENT_STOCK: { status: 409, message: 'Not enough stock for the requested quantities' },
   LINE_FULFILLMENT_REQUIRED: {
     status: 409,

@@ -37,6 +37,10 @@ export const ID_PREFIXES = [
   'chl',
   'rsv',
   'pat',
+  'brs',
+  'brq',
+  'bbo',
+  'bcl',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

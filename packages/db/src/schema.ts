@@ -590,6 +590,133 @@ export interface AbandonedCartOptOutsTable {
   created_at: Timestamp;
 }
 
+export type BookingResourceKind = 'STAFF' | 'SPACE' | 'EQUIPMENT' | 'VEHICLE' | 'OTHER';
+export type BookingResourceStatus = 'ACTIVE' | 'ARCHIVED';
+
+export interface BookingResourcesTable {
+  organization_id: string;
+  id: string;
+  name: string;
+  kind: BookingResourceKind;
+  capacity: number;
+  /** A member's user, for assignment (STAFF only). */
+  user_id: string | null;
+  status: BookingResourceStatus;
+  metafields: JsonWithDefault<Record<string, unknown>>;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type BookingServiceStatus = 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
+export type BookingPeriodMode = 'EXACT_RANGE' | 'FIXED_DURATION' | 'FIXED_SLOT';
+
+/** The rule-shaped columns hold what the bookings package's schemas validated; it types them. */
+export interface BookingServicesTable {
+  organization_id: string;
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  status: BookingServiceStatus;
+  item_id: string | null;
+  period_mode: BookingPeriodMode;
+  timezone: string;
+  durations: Json<Record<string, unknown>>;
+  fixed_slots: JsonWithDefault<unknown[]>;
+  availability: Json<Record<string, unknown>>;
+  party_size_min: number;
+  party_size_max: number;
+  pricing: Json<Record<string, unknown> | null>;
+  checkout: Json<Record<string, unknown>>;
+  policies: Json<Record<string, unknown>>;
+  delivery: Json<Record<string, unknown>>;
+  agreement: Json<Record<string, unknown> | null>;
+  agreement_version: Generated<number>;
+  sort_order: Generated<number>;
+  metafields: JsonWithDefault<Record<string, unknown>>;
+  search_text: Generated<string>;
+  archived_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BookingRequirementsTable {
+  organization_id: string;
+  id: string;
+  service_id: string;
+  position: number;
+  name: string;
+  units_mode: 'PER_BOOKING' | 'PER_PARTICIPANT';
+  /** PER_BOOKING only. */
+  units_count: number | null;
+  selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED';
+  allow_split: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+/** A requirement's pool: its resources in preference order. */
+export interface BookingRequirementResourcesTable {
+  organization_id: string;
+  requirement_id: string;
+  resource_id: string;
+  position: number;
+}
+
+export interface BookingBlackoutsTable {
+  organization_id: string;
+  id: string;
+  resource_id: string;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  reason: string | null;
+  created_at: Timestamp;
+  removed_at: Timestamp | null;
+}
+
+export type BookingHoldStatus = 'ACTIVE' | 'CONVERTED' | 'RELEASED' | 'EXPIRED';
+
+export interface BookingHoldsTable {
+  organization_id: string;
+  id: string;
+  service_id: string;
+  status: BookingHoldStatus;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  quantity: number;
+  customer_email: string;
+  /** SHA-256 of the create's idempotency key: proves possession for release and conversion. */
+  key_hash: string;
+  /** SHA-256 of the client address, for the active-holds limit. */
+  client_key: string;
+  snapshot: Json<Record<string, unknown>>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/**
+ * Units of a resource over `during` (a '[)' tstzrange, buffers included), live
+ * until released or expired. `start_minute` and `end_minute` are set by the
+ * capacity trigger; insert any value.
+ */
+export interface BookingCapacityClaimsTable {
+  organization_id: string;
+  id: string;
+  resource_id: string;
+  quantity: number;
+  /** Read back as PostgreSQL's range text, e.g. `["2026-07-01 09:00:00+00","2026-07-01 12:00:00+00")`. */
+  during: ColumnType<string, string, never>;
+  start_minute: ColumnType<number, number | undefined, never>;
+  end_minute: ColumnType<number, number | undefined, never>;
+  expires_at: Timestamp | null;
+  released_at: Timestamp | null;
+  hold_id: string | null;
+  booking_id: string | null;
+  blackout_id: string | null;
+  created_at: Timestamp;
+}
+
 export type ReturnStatus = 'REQUESTED' | 'APPROVED' | 'RECEIVED' | 'COMPLETED' | 'REJECTED' | 'CANCELLED';
 export type ReturnReason =
   | 'DAMAGED'
@@ -695,6 +822,13 @@ export interface Database {
   payment_attempts: PaymentAttemptsTable;
   abandoned_cart_unsubscribe_tokens: AbandonedCartUnsubscribeTokensTable;
   abandoned_cart_opt_outs: AbandonedCartOptOutsTable;
+  booking_resources: BookingResourcesTable;
+  booking_services: BookingServicesTable;
+  booking_requirements: BookingRequirementsTable;
+  booking_requirement_resources: BookingRequirementResourcesTable;
+  booking_blackouts: BookingBlackoutsTable;
+  booking_holds: BookingHoldsTable;
+  booking_capacity_claims: BookingCapacityClaimsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -1171,6 +1305,101 @@ export const SCHEMA_COLUMNS = {
   ],
   abandoned_cart_unsubscribe_tokens: ['token_hash', 'organization_id', 'email', 'created_at'],
   abandoned_cart_opt_outs: ['organization_id', 'email', 'created_at'],
+  booking_resources: [
+    'organization_id',
+    'id',
+    'name',
+    'kind',
+    'capacity',
+    'user_id',
+    'status',
+    'metafields',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  booking_services: [
+    'organization_id',
+    'id',
+    'slug',
+    'name',
+    'description',
+    'status',
+    'item_id',
+    'period_mode',
+    'timezone',
+    'durations',
+    'fixed_slots',
+    'availability',
+    'party_size_min',
+    'party_size_max',
+    'pricing',
+    'checkout',
+    'policies',
+    'delivery',
+    'agreement',
+    'agreement_version',
+    'sort_order',
+    'metafields',
+    'search_text',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  booking_requirements: [
+    'organization_id',
+    'id',
+    'service_id',
+    'position',
+    'name',
+    'units_mode',
+    'units_count',
+    'selection',
+    'allow_split',
+    'created_at',
+  ],
+  booking_requirement_resources: ['organization_id', 'requirement_id', 'resource_id', 'position'],
+  booking_blackouts: [
+    'organization_id',
+    'id',
+    'resource_id',
+    'starts_at',
+    'ends_at',
+    'reason',
+    'created_at',
+    'removed_at',
+  ],
+  booking_holds: [
+    'organization_id',
+    'id',
+    'service_id',
+    'status',
+    'starts_at',
+    'ends_at',
+    'quantity',
+    'customer_email',
+    'key_hash',
+    'client_key',
+    'snapshot',
+    'expires_at',
+    'created_at',
+    'updated_at',
+  ],
+  booking_capacity_claims: [
+    'organization_id',
+    'id',
+    'resource_id',
+    'quantity',
+    'during',
+    'start_minute',
+    'end_minute',
+    'expires_at',
+    'released_at',
+    'hold_id',
+    'booking_id',
+    'blackout_id',
+    'created_at',
+  ],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T] & string)[] };
 
 // Compile-time completeness: every column of the interface is listed above.

@@ -1,5 +1,5 @@
 export * from './archive-item.ts';
-export type { ItemWriteContext } from './context.ts';
+export { canonicalJson, type ItemWriteContext } from './context.ts';
 export * from './create-item.ts';
 export { getItem, getItemBySlug } from './get-item.ts';
 export * from './get-public-item.ts';
@@ -9,22 +9,27 @@ export * from './list-public-items.ts';
 export * from './reorder-items.ts';
 export * from './resolve-public-items.ts';
 export {
+  ARCHIVED_FROM_STATUS_KEY,
   type CreateItemInput,
   createItemInputSchema,
   type ItemListQuery,
   itemIdInputSchema,
   itemListQuerySchema,
   itemSlugInputSchema,
+  metafieldsSchema,
   type PublicItemListQuery,
   publicItemListQuerySchema,
+  RESERVED_METAFIELD_PREFIX,
   type ReorderItemsInput,
   type ReorderItemsResult,
   type ResolveItemsInput,
   reorderItemsInputSchema,
   reorderItemsResultSchema,
   resolveItemsInputSchema,
+  sortOrderSchema,
   type UpdateItemChanges,
   updateItemChangesSchema,
   updateItemInputSchema,
 } from './schemas.ts';
+export { escapeLikePattern } from './search.ts';
 export * from './update-item.ts';

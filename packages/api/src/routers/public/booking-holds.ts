@@ -1,0 +1,85 @@
+import {
+  createHold,
+  createHoldInputSchema,
+  holdPathInputSchema,
+  holdSchema,
+  releaseHold,
+} from '@commerce/bookings';
+import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '@commerce/db';
+import { z } from 'zod';
+import { router, tenantProcedure } from '../../trpc.ts';
+import { storeCurrency } from '../merchant/booking-services.ts';
+
+const TAGS = ['Public: bookings'];
+
+const KEY =
+  'Header `x-idempotency-key` (alias `Idempotency-Key`; 16 to 255 of `A-Z a-z 0-9 _ . : -`) is required, else `400` (`headers.x-idempotency-key`).';
+
+export const publicBookingHoldsRouter = router({
+  create: tenantProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/public/booking-holds',
+        tags: TAGS,
+        summary: 'Hold an interval of a booking service',
+        description: [
+          `${KEY} It is the hold's own key: the same key with the same body answers the hold again (\`201\`, \`idempotent-replayed: true\`, fresh \`serverTime\`, \`expiresInSeconds\` and \`status\`), with another body \`409 IDEMPOTENCY_KEY_REUSED\`; release needs it.`,
+          'Body: `serviceId` (an `ACTIVE` service, else the neutral `404`), `startsAt`, `endsAt` (ISO 8601 with an offset, on a whole minute), `quantity` (within the service `partySize`), `resourceSelections[] { requirementId, resourceId, quantity }` (optional, at most 20: only for `OPTIONAL` and `REQUIRED` requirements, from their pools, summing to the requirement units; a `REQUIRED` requirement needs one), `customerEmail` (at most 320). Unknown keys, including `delivery`, are `400`: holds are pickup only for now, and a service that requires delivery answers `400 BOOKING_DELIVERY_INVALID`.',
+          'The interval must be one a search would offer now: its shape (a fixed slot, a start on the grid with a duration choice, or a range within the limits) else `400`; hours, closures, lead time and maximum advance else `409 BOOKING_SLOT_UNAVAILABLE` with `details.reason` (`OUTSIDE_HOURS`, `CLOSED`, `LEAD_TIME`, `MAX_ADVANCE`). Requirements without a selection are assigned automatically (best fit, ties by pool order); no free units: `409 CAPACITY_UNAVAILABLE`. More than 10 active holds for this client address or this `customerEmail`: `429` with `Retry-After` until the earliest expires.',
+          'Answers `201` with the hold: `status`, `serverTime`, `expiresAt` (the earlier of now + the service `holdMinutes` and `startsAt`: the claim stops counting then), `expiresInSeconds`, `serviceId`, `timezone` and `startsAt`/`endsAt` in its offset, `quantity`, `resources[]` (the `OPTIONAL` and `REQUIRED` requirements), `delivery: null`, `pricing` (`authoritative: false`).',
+        ].join('\n\n'),
+      },
+      successStatus: 201,
+      rateLimit: 'public-checkout',
+      errors: [
+        'BOOKING_DELIVERY_INVALID',
+        'BOOKING_SLOT_UNAVAILABLE',
+        'CAPACITY_UNAVAILABLE',
+        'IDEMPOTENCY_KEY_REUSED',
+        'STALE_STATE',
+      ],
+    })
+    .input(createHoldInputSchema)
+    .output(holdSchema)
+    .mutation(async ({ ctx, input }) => {
+      const idempotencyKey = readIdempotencyKey(ctx.request.headers, { required: true });
+      const { hold, replayed } = await createHold(
+        ctx.db,
+        {
+          organizationId: ctx.tenant.organizationId,
+          at: ctx.clock.now(),
+          clientAddress: ctx.request.clientIp,
+        },
+        input,
+        { currency: await storeCurrency(ctx, ctx.tenant.organizationId), idempotencyKey },
+      );
+      if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      return hold;
+    }),
+
+  release: tenantProcedure
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/public/booking-holds/{id}',
+        tags: TAGS,
+        summary: 'Release a hold',
+        description: `${KEY} It must be the key the hold was created with: another key, an unknown id or another store's hold is the neutral \`404\`. An \`ACTIVE\` hold becomes \`RELEASED\` and its claims are freed; \`204\` also when it was already \`RELEASED\` or \`EXPIRED\`; a \`CONVERTED\` hold is \`409 INVALID_STATE_TRANSITION\`.`,
+      },
+      successStatus: 204,
+      rateLimit: 'public-checkout',
+      errors: ['INVALID_STATE_TRANSITION', 'STALE_STATE'],
+    })
+    .input(holdPathInputSchema)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      const idempotencyKey = readIdempotencyKey(ctx.request.headers, { required: true });
+      await releaseHold(
+        ctx.db,
+        { organizationId: ctx.tenant.organizationId, at: ctx.clock.now() },
+        input.id,
+        idempotencyKey,
+      );
+    }),
+});

@@ -1,0 +1,93 @@
+import { AppError } from '@commerce/core';
+import { type Database, sqlState } from '@commerce/db';
+import { type Kysely, sql } from 'kysely';
+import type { BookingClockContext } from '../context.ts';
+
+/** A resource row as the capacity lock holds it. */
+export interface LockedResource {
+  id: string;
+  capacity: number;
+  status: 'ACTIVE' | 'ARCHIVED';
+}
+
+/** Deadlocks and serialization failures retried before the request gets STALE_STATE (14.19 rule 3). */
+export const CAPACITY_RETRIES = 3;
+
+/**
+ * Makes `at` the instant that decides which claims are live for the rest of
+ * the transaction (`bookings.now`, read by the capacity trigger: 14.19 rule 6).
+ */
+export async function setClaimClock(trx: Kysely<Database>, at: Date): Promise<void> {
+  await sql`select set_config('bookings.now', ${at.toISOString()}, true)`.execute(trx);
+}
+
+/**
+ * Locks the candidate resources in one `SELECT … ORDER BY id FOR UPDATE`
+ * (14.19 rule 3): every claiming transaction takes its locks in the same
+ * order, so two of them never wait on each other in a cycle. Answers the
+ * rows found, in id order; ids of no resource of the organization are absent.
+ */
+export async function lockResources(
+  trx: Kysely<Database>,
+  organizationId: string,
+  resourceIds: readonly string[],
+): Promise<LockedResource[]> {
+  const ids = [...new Set(resourceIds)];
+  if (ids.length === 0) return [];
+  return trx
+    .selectFrom('booking_resources')
+    .select(['id', 'capacity', 'status'])
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** PostgreSQL gave up a transaction to break a deadlock or a serialization conflict. */
+export function isRetryableAbort(error: unknown): boolean {
+  const code = sqlState(error);
+  return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs `work` in a READ COMMITTED transaction (14.19 rule 5) with the claim
+ * clock set and `resourceIds` locked first. When it opens the transaction
+ * itself, a deadlock or serialization failure reruns the whole transaction up
+ * to 3 times, then answers `409 STALE_STATE`. Handed a transaction, it runs
+ * inside it once: the owner of the transaction decides about retries.
+ */
+export async function withCapacityLock<T>(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  resourceIds: readonly string[],
+  work: (trx: Kysely<Database>, resources: LockedResource[]) => Promise<T>,
+): Promise<T> {
+  const attempt = async (trx: Kysely<Database>) => {
+    await setClaimClock(trx, ctx.at);
+    return work(trx, await lockResources(trx, ctx.organizationId, resourceIds));
+  };
+  if (db.isTransaction) return attempt(db);
+  return retryOnAbort(() => db.transaction().setIsolationLevel('read committed').execute(attempt));
+}
+
+/** Reruns `run` after a deadlock or serialization failure, at most `CAPACITY_RETRIES` times. */
+export async function retryOnAbort<T>(run: () => Promise<T>): Promise<T> {
+  for (let retry = 0; ; retry += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isRetryableAbort(error)) throw error;
+      if (retry === CAPACITY_RETRIES) {
+        throw new AppError(
+          'STALE_STATE',
+          'A concurrent change conflicted with this request; retry it',
+          undefined,
+          {
+            cause: error,
+          },
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { Database } from '@commerce/db';
+import { type Kysely, sql } from 'kysely';
+import type { BookingClockContext } from '../context.ts';
+
+/**
+ * One resource's live claims over a window, compact: parallel arrays of
+ * epoch-minute starts and ends and their units, ordered by start. A blackout
+ * counts as the resource's present capacity.
+ */
+export interface ResourceClaims {
+  resourceId: string;
+  capacity: number;
+  status: 'ACTIVE' | 'ARCHIVED';
+  startMinutes: number[];
+  endMinutes: number[];
+  quantities: number[];
+}
+
+/**
+ * The availability read (14.19 rule 1): every candidate resource's live claims
+ * overlapping `[startsAt, endsAt)` in ONE statement, one row per resource,
+ * served by the GiST index over unreleased claims. Live means unreleased and
+ * not expired at `ctx.at`. Resources of no such id in the organization are
+ * absent from the answer.
+ */
+export async function readLiveClaims(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  resourceIds: readonly string[],
+  window: { startsAt: Date; endsAt: Date },
+): Promise<ResourceClaims[]> {
+  const ids = [...new Set(resourceIds)];
+  if (ids.length === 0) return [];
+  const result = await sql<{
+    resource_id: string;
+    capacity: number;
+    status: 'ACTIVE' | 'ARCHIVED';
+    start_minutes: number[];
+    end_minutes: number[];
+    quantities: number[];
+  }>`
+    select r.id as resource_id, r.capacity, r.status,
+      coalesce(array_agg(c.start_minute order by c.start_minute, c.id) filter (where c.id is not null), '{}'::int[]) as start_minutes,
+      coalesce(array_agg(c.end_minute order by c.start_minute, c.id) filter (where c.id is not null), '{}'::int[]) as end_minutes,
+      coalesce(array_agg(case when c.blackout_id is null then c.quantity else r.capacity end order by c.start_minute, c.id)
+        filter (where c.id is not null), '{}'::int[]) as quantities
+    from booking_resources r
+    left join booking_capacity_claims c
+      on c.organization_id = r.organization_id and c.resource_id = r.id
+      and c.released_at is null
+      and (c.expires_at is null or c.expires_at > ${ctx.at.toISOString()}::timestamptz)
+      and c.during && tstzrange(${window.startsAt.toISOString()}::timestamptz, ${window.endsAt.toISOString()}::timestamptz, '[)')
+    where r.organization_id = ${ctx.organizationId} and r.id = any(${ids}::text[])
+    group by r.id, r.capacity, r.status
+    order by r.id
+  `.execute(db);
+  return result.rows.map((row) => ({
+    resourceId: row.resource_id,
+    capacity: row.capacity,
+    status: row.status,
+    startMinutes: row.start_minutes,
+    endMinutes: row.end_minutes,
+    quantities: row.quantities,
+  }));
+}
+
+/** A live claim in the way of a change, as `details.conflicts[]` reports it. */
+export interface ClaimConflict {
+  kind: 'HOLD' | 'BOOKING' | 'BLACKOUT';
+  id: string;
+  startsAt: string;
+  endsAt: string;
+  quantity: number;
+}
+
+/**
+ * The live claims of a resource that stand in the way of its capacity being
+ * `capacity` over `[from, until)`: those overlapping an instant where their
+ * units (a blackout: all of `capacity`) plus `extraUnits` exceed it. Lowering
+ * a capacity asks with no extra units over the future; a blackout asks with
+ * the whole capacity over its interval. Run it under the resource's lock.
+ */
+export async function findConflictingClaims(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  query: { resourceId: string; capacity: number; extraUnits: number; from: Date; until: Date | null },
+): Promise<ClaimConflict[]> {
+  const at = ctx.at.toISOString();
+  const until = query.until === null ? null : query.until.toISOString();
+  const result = await sql<{
+    hold_id: string | null;
+    booking_id: string | null;
+    blackout_id: string | null;
+    starts_at: Date;
+    ends_at: Date;
+    quantity: number;
+  }>`
+    with live as (
+      select c.id, c.hold_id, c.booking_id, c.blackout_id, c.during,
+        case when c.blackout_id is null then c.quantity else ${query.capacity}::int end as units
+      from booking_capacity_claims c
+      where c.organization_id = ${ctx.organizationId} and c.resource_id = ${query.resourceId}
+        and c.released_at is null and (c.expires_at is null or c.expires_at > ${at}::timestamptz)
+        and c.during && tstzrange(${query.from.toISOString()}::timestamptz, ${until}::timestamptz, '[)')
+    ),
+    events as (
+      select lower(during) as at, units as delta from live
+      union all
+      select upper(during), -units from live
+    ),
+    sweep as (
+      select at, sum(delta) over (order by at, delta) as running,
+        lead(at) over (order by at, delta) as next_at
+      from events
+    ),
+    over_capacity as (
+      select tstzrange(at, next_at, '[)') as span from sweep
+      where next_at > at and running + ${query.extraUnits}::int > ${query.capacity}::int
+        and next_at > ${query.from.toISOString()}::timestamptz
+        and (${until}::timestamptz is null or at < ${until}::timestamptz)
+    )
+    select distinct live.id, live.hold_id, live.booking_id, live.blackout_id,
+      lower(live.during) as starts_at, upper(live.during) as ends_at, live.units as quantity
+    from live join over_capacity on live.during && over_capacity.span
+    order by starts_at, live.id
+  `.execute(db);
+  return result.rows.map((row) => ({
+    kind: row.hold_id !== null ? 'HOLD' : row.booking_id !== null ? 'BOOKING' : 'BLACKOUT',
+    id: (row.hold_id ?? row.booking_id ?? row.blackout_id)!,
+    startsAt: new Date(row.starts_at).toISOString(),
+    endsAt: new Date(row.ends_at).toISOString(),
+    quantity: row.quantity,
+  }));
+}
