@@ -18,6 +18,7 @@ import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
+import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
 import { publicCheckoutRouter } from './routers/public/checkout.ts';
 import { publicCollectionsRouter } from './routers/public/collections.ts';
 import { publicCustomerAuthRouter } from './routers/public/customer-auth.ts';
@@ -44,6 +45,7 @@ export const appRouter = router({
     orders: publicOrdersRouter,
     checkout: publicCheckoutRouter,
     customerAuth: publicCustomerAuthRouter,
+    bookingAvailability: publicBookingAvailabilityRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,
