@@ -5,6 +5,7 @@ import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
 import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
+import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
@@ -19,6 +20,7 @@ import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
+import { publicBookingServicesRouter } from './routers/public/booking-services.ts';
 import { publicCheckoutRouter } from './routers/public/checkout.ts';
 import { publicCollectionsRouter } from './routers/public/collections.ts';
 import { publicCustomerAuthRouter } from './routers/public/customer-auth.ts';
@@ -46,6 +48,7 @@ export const appRouter = router({
     checkout: publicCheckoutRouter,
     customerAuth: publicCustomerAuthRouter,
     bookingAvailability: publicBookingAvailabilityRouter,
+    bookingServices: publicBookingServicesRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,
@@ -62,6 +65,7 @@ export const appRouter = router({
     orders: merchantOrdersRouter,
     returns: merchantReturnsRouter,
     bookingResources: merchantBookingResourcesRouter,
+    bookingServices: merchantBookingServicesRouter,
   }),
   customer: router({
     auth: customerAuthRouter,

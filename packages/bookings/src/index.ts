@@ -14,6 +14,8 @@ export * from './availability/search-schemas.ts';
 export * from './availability/validate.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
+export * from './holds/index.ts';
 export * from './pricing/price.ts';
 export * from './resources/index.ts';
+export * from './services/index.ts';
 export * from './time/zone.ts';

@@ -50,3 +50,20 @@ export async function insertResource(
 export function minutesAfter(base: Date, minutes: number): Date {
   return new Date(base.getTime() + minutes * 60_000);
 }
+
+/** A service body that passes the activation check, over the given pool. */
+export function activeServiceBody(resourceIds: string[], overrides: Record<string, unknown> = {}) {
+  sequence += 1;
+  return {
+    slug: `tour-${sequence}`,
+    name: 'Kayak tour',
+    status: 'ACTIVE',
+    periodMode: 'FIXED_DURATION',
+    timezone: 'Europe/Lisbon',
+    durations: { choicesMinutes: [60, 120], startIntervalMinutes: 30 },
+    availability: { weeklyHours: { MON: [{ start: '09:00', end: '17:00' }] } },
+    requirements: [{ name: 'Kayaks', resourceIds, units: { mode: 'PER_PARTICIPANT' } }],
+    pricing: { basis: 'FLAT', amountInCents: 5000 },
+    ...overrides,
+  };
+}

@@ -608,6 +608,7 @@ export interface BookingServicesTable {
   policies: Json<Record<string, unknown>>;
   delivery: Json<Record<string, unknown>>;
   agreement: Json<Record<string, unknown> | null>;
+  agreement_version: Generated<number>;
   sort_order: Generated<number>;
   metafields: JsonWithDefault<Record<string, unknown>>;
   search_text: Generated<string>;
@@ -647,6 +648,27 @@ export interface BookingBlackoutsTable {
   reason: string | null;
   created_at: Timestamp;
   removed_at: Timestamp | null;
+}
+
+export type BookingHoldStatus = 'ACTIVE' | 'CONVERTED' | 'RELEASED' | 'EXPIRED';
+
+export interface BookingHoldsTable {
+  organization_id: string;
+  id: string;
+  service_id: string;
+  status: BookingHoldStatus;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  quantity: number;
+  customer_email: string;
+  /** SHA-256 of the create's idempotency key: proves possession for release and conversion. */
+  key_hash: string;
+  /** SHA-256 of the client address, for the active-holds limit. */
+  client_key: string;
+  snapshot: Json<Record<string, unknown>>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 /**
@@ -781,6 +803,7 @@ export interface Database {
   booking_requirements: BookingRequirementsTable;
   booking_requirement_resources: BookingRequirementResourcesTable;
   booking_blackouts: BookingBlackoutsTable;
+  booking_holds: BookingHoldsTable;
   booking_capacity_claims: BookingCapacityClaimsTable;
 }
 
@@ -1281,6 +1304,7 @@ export const SCHEMA_COLUMNS = {
     'policies',
     'delivery',
     'agreement',
+    'agreement_version',
     'sort_order',
     'metafields',
     'search_text',
@@ -1310,6 +1334,22 @@ export const SCHEMA_COLUMNS = {
     'reason',
     'created_at',
     'removed_at',
+  ],
+  booking_holds: [
+    'organization_id',
+    'id',
+    'service_id',
+    'status',
+    'starts_at',
+    'ends_at',
+    'quantity',
+    'customer_email',
+    'key_hash',
+    'client_key',
+    'snapshot',
+    'expires_at',
+    'created_at',
+    'updated_at',
   ],
   booking_capacity_claims: [
     'organization_id',

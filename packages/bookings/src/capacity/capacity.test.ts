@@ -37,7 +37,7 @@ function claim(
     startsAt: minutesAfter(BASE, from),
     endsAt: minutesAfter(BASE, until),
     expiresAt,
-    owner: { kind: 'HOLD', id: `hld_test_${owners}` },
+    owner: { kind: 'BOOKING', id: `bkg_test_${owners}` },
   };
 }
 
@@ -95,9 +95,9 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     const organizationId = await insertOrganization(db, 'raw');
     const resourceId = await insertResource(db, organizationId, { capacity: 2 });
     const insert = (id: string, quantity: number) =>
-      sql`insert into booking_capacity_claims (organization_id, id, resource_id, quantity, during, hold_id)
+      sql`insert into booking_capacity_claims (organization_id, id, resource_id, quantity, during, booking_id)
           values (${organizationId}, ${id}, ${resourceId}, ${quantity},
-                  tstzrange('2026-07-01T09:00Z', '2026-07-01T10:00Z', '[)'), ${`hld_${id}`})`.execute(db);
+                  tstzrange('2026-07-01T09:00Z', '2026-07-01T10:00Z', '[)'), ${`bkg_${id}`})`.execute(db);
     await insert('bcl_raw_1', 2);
     expect(await refusal(insert('bcl_raw_2', 1))).toBe('BK001');
     const rows = await db
@@ -119,7 +119,7 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     const organizationId = await insertOrganization(db, 'revive');
     const resourceId = await insertResource(db, organizationId, { capacity: 1 });
     const [first] = await claimNow(organizationId, [claim(resourceId, 0, 60)]);
-    await releaseClaims(db, { organizationId, at: NOW }, { kind: 'HOLD', id: `hld_test_${owners}` });
+    await releaseClaims(db, { organizationId, at: NOW }, { kind: 'BOOKING', id: `bkg_test_${owners}` });
     await claimNow(organizationId, [claim(resourceId, 30, 90)]);
     const revive = db
       .updateTable('booking_capacity_claims')
@@ -162,9 +162,9 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     const rawAt = (at: Date) =>
       db.transaction().execute(async (trx) => {
         await sql`select set_config('bookings.now', ${at.toISOString()}, true)`.execute(trx);
-        await sql`insert into booking_capacity_claims (organization_id, id, resource_id, quantity, during, hold_id)
+        await sql`insert into booking_capacity_claims (organization_id, id, resource_id, quantity, during, booking_id)
           values (${organizationId}, ${`bcl_expiry_${at.getTime()}`}, ${other}, 1,
-                  tstzrange('2026-07-01T09:00Z', '2026-07-01T10:00Z', '[)'), 'hld_raw')`.execute(trx);
+                  tstzrange('2026-07-01T09:00Z', '2026-07-01T10:00Z', '[)'), 'bkg_raw')`.execute(trx);
       });
     expect(await refusal(rawAt(justBefore))).toBe('BK001');
     await rawAt(expiresAt);
@@ -280,7 +280,7 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     const conflicts = await ask(2);
     expect(conflicts.map((c) => c.id)).toEqual([early.owner.id, late.owner.id]);
     expect(conflicts[0]).toEqual({
-      kind: 'HOLD',
+      kind: 'BOOKING',
       id: early.owner.id,
       startsAt: BASE.toISOString(),
       endsAt: minutesAfter(BASE, 60).toISOString(),

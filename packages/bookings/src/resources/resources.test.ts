@@ -34,16 +34,22 @@ function create(organizationId: string, body: Record<string, unknown>) {
   return createResource(db, writeContext(organizationId, NOW), createResourceInputSchema.parse(body));
 }
 
-let holds = 0;
-async function hold(organizationId: string, resourceId: string, from: number, until: number, quantity = 1) {
-  holds += 1;
+let claims = 0;
+async function claimUnits(
+  organizationId: string,
+  resourceId: string,
+  from: number,
+  until: number,
+  quantity = 1,
+) {
+  claims += 1;
   const claim: NewClaim = {
     resourceId,
     quantity,
     startsAt: minutesAfter(SLOT, from),
     endsAt: minutesAfter(SLOT, until),
     expiresAt: null,
-    owner: { kind: 'HOLD', id: `hld_resources_${holds}` },
+    owner: { kind: 'BOOKING', id: `bkg_resources_${claims}` },
   };
   const ctx = { organizationId, at: NOW };
   await withCapacityLock(db, ctx, [resourceId], (trx) => insertClaims(trx, ctx, [claim]));
@@ -193,9 +199,9 @@ describe(`booking resources (${testDatabaseKind})`, () => {
   it('refuses a capacity below the future peak of live claims, naming the claims in the way', async () => {
     const organizationId = await insertOrganization(db, 'res-capacity');
     const resource = await create(organizationId, { name: 'Kayaks', kind: 'EQUIPMENT', capacity: 4 });
-    const a = await hold(organizationId, resource.id, 0, 60, 2);
-    const b = await hold(organizationId, resource.id, 30, 90, 1);
-    const c = await hold(organizationId, resource.id, 120, 180, 2);
+    const a = await claimUnits(organizationId, resource.id, 0, 60, 2);
+    const b = await claimUnits(organizationId, resource.id, 30, 90, 1);
+    const c = await claimUnits(organizationId, resource.id, 120, 180, 2);
     const lower = (capacity: number) =>
       updateResource(db, writeContext(organizationId, NOW), resource.id, { capacity });
     const refused = await refusalOf(lower(2));
@@ -203,14 +209,14 @@ describe(`booking resources (${testDatabaseKind})`, () => {
     expect(refused.details).toEqual({
       conflicts: [
         {
-          kind: 'HOLD',
+          kind: 'BOOKING',
           id: a,
           startsAt: SLOT.toISOString(),
           endsAt: minutesAfter(SLOT, 60).toISOString(),
           quantity: 2,
         },
         {
-          kind: 'HOLD',
+          kind: 'BOOKING',
           id: b,
           startsAt: minutesAfter(SLOT, 30).toISOString(),
           endsAt: minutesAfter(SLOT, 90).toISOString(),
@@ -237,11 +243,11 @@ describe(`booking resources (${testDatabaseKind})`, () => {
         endsAt: minutesAfter(SLOT, until).toISOString().replace('.000Z', 'Z'),
         reason: 'Painting',
       });
-    const held = await hold(organizationId, resource.id, 60, 120, 1);
+    const held = await claimUnits(organizationId, resource.id, 60, 120, 1);
     const refused = await refusalOf(addBlackout(db, ctx, body(90, 150)));
     expect(refused).toMatchObject({
       code: 'CAPACITY_UNAVAILABLE',
-      details: { conflicts: [{ kind: 'HOLD', id: held }] },
+      details: { conflicts: [{ kind: 'BOOKING', id: held }] },
     });
 
     const blackout = await addBlackout(db, ctx, body(0, 60));
@@ -251,23 +257,23 @@ describe(`booking resources (${testDatabaseKind})`, () => {
       reason: 'Painting',
     });
     expect(blackout.id).toMatch(/^bbo_/);
-    await expect(hold(organizationId, resource.id, 30, 45, 1)).rejects.toMatchObject({ code: 'BK001' });
+    await expect(claimUnits(organizationId, resource.id, 30, 45, 1)).rejects.toMatchObject({ code: 'BK001' });
     // Whole capacity, whatever it becomes: raising it does not open the blacked-out interval.
     await updateResource(db, ctx, resource.id, { capacity: 5 });
-    await expect(hold(organizationId, resource.id, 30, 45, 1)).rejects.toMatchObject({ code: 'BK001' });
+    await expect(claimUnits(organizationId, resource.id, 30, 45, 1)).rejects.toMatchObject({ code: 'BK001' });
     const overlapping = await refusalOf(addBlackout(db, ctx, body(30, 70)));
     expect(overlapping).toMatchObject({
       details: {
         conflicts: [
           { kind: 'BLACKOUT', id: blackout.id, quantity: 5 },
-          { kind: 'HOLD', id: held },
+          { kind: 'BOOKING', id: held },
         ],
       },
     });
 
     await removeBlackout(db, ctx, resource.id, blackout.id);
     await removeBlackout(db, ctx, resource.id, blackout.id);
-    await hold(organizationId, resource.id, 30, 45, 1);
+    await claimUnits(organizationId, resource.id, 30, 45, 1);
     const live = await readLiveClaims(db, ctx, [resource.id], {
       startsAt: SLOT,
       endsAt: minutesAfter(SLOT, 240),
@@ -310,7 +316,7 @@ describe(`booking resources (${testDatabaseKind})`, () => {
     const organizationId = await insertOrganization(db, 'res-race');
     const resource = await create(organizationId, { name: 'Fleet', kind: 'VEHICLE', capacity: 6 });
     const results = await Promise.allSettled([
-      ...Array.from({ length: 12 }, () => hold(organizationId, resource.id, 0, 60, 1)),
+      ...Array.from({ length: 12 }, () => claimUnits(organizationId, resource.id, 0, 60, 1)),
       updateResource(db, writeContext(organizationId, NOW), resource.id, { capacity: 3 }),
     ]);
     const capacity = (await getResource(db, organizationId, resource.id)).capacity;

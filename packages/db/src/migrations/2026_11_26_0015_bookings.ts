@@ -13,8 +13,8 @@ import { type Kysely, sql } from 'kysely';
  *
  * The capacity invariant is the trigger's (14.19 rule 2): before a claim row
  * becomes live, it locks the resource row and sweeps the live claims that
- * overlap it for their peak. Holds and bookings come in a later migration,
- * which adds the foreign keys of `hold_id` and `booking_id`.
+ * overlap it for their peak. Bookings come in a later migration, which adds
+ * the foreign key of `booking_id`.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -74,7 +74,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('checkout', 'jsonb', (col) => col.notNull())
     .addColumn('policies', 'jsonb', (col) => col.notNull())
     .addColumn('delivery', 'jsonb', (col) => col.notNull())
+    // `{ title, bodyText }` or null; the version is the count of text changes ever made, so a
+    // removed and re-added agreement never reuses a version customers accepted.
     .addColumn('agreement', 'jsonb')
+    .addColumn('agreement_version', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('sort_order', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('metafields', 'jsonb', (col) => col.notNull().defaultTo(sql`'{}'::jsonb`))
     // Lower-cased name and description, written by the service; searched by substring.
@@ -185,6 +188,48 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('booking_blackouts_interval', sql`starts_at < ends_at`)
     .execute();
 
+  // Holds (14.11): a claim of up to 30 minutes before conversion. `key_hash` is the SHA-256 of the
+  // create's idempotency key, which proves possession for release and conversion; `client_key`
+  // is the SHA-256 of the client address, for the active-holds limit (never the address itself).
+  await db.schema
+    .createTable('booking_holds')
+    .addColumn('organization_id', 'text', (col) => col.notNull())
+    .addColumn('id', 'text', (col) => col.notNull())
+    .addColumn('service_id', 'text', (col) => col.notNull())
+    .addColumn('status', 'text', (col) =>
+      col.notNull().check(sql`status in ('ACTIVE', 'CONVERTED', 'RELEASED', 'EXPIRED')`),
+    )
+    .addColumn('starts_at', 'timestamptz', (col) => col.notNull())
+    .addColumn('ends_at', 'timestamptz', (col) => col.notNull())
+    .addColumn('quantity', 'integer', (col) => col.notNull().check(sql`quantity between 1 and 1000`))
+    .addColumn('customer_email', sql`citext`, (col) => col.notNull())
+    .addColumn('key_hash', 'text', (col) => col.notNull())
+    .addColumn('client_key', 'text', (col) => col.notNull())
+    // The service as held (timezone, requirements, pricing preview, assigned resources): 14.3's snapshots.
+    .addColumn('snapshot', 'jsonb', (col) => col.notNull())
+    .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
+    .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+    .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+    .addPrimaryKeyConstraint('booking_holds_pkey', ['organization_id', 'id'])
+    .addForeignKeyConstraint(
+      'booking_holds_service_fkey',
+      ['organization_id', 'service_id'],
+      'booking_services',
+      ['organization_id', 'id'],
+    )
+    .addCheckConstraint('booking_holds_interval', sql`starts_at < ends_at`)
+    .execute();
+  // The active-holds limits (per client address, per customer email) and the expiry sweep.
+  await sql`create index booking_holds_client_idx on booking_holds (organization_id, client_key, expires_at) where status = 'ACTIVE'`.execute(
+    db,
+  );
+  await sql`create index booking_holds_email_idx on booking_holds (organization_id, customer_email, expires_at) where status = 'ACTIVE'`.execute(
+    db,
+  );
+  await sql`create index booking_holds_expiry_idx on booking_holds (expires_at) where status = 'ACTIVE'`.execute(
+    db,
+  );
+
   await db.schema
     .createTable('booking_capacity_claims')
     .addColumn('organization_id', 'text', (col) => col.notNull())
@@ -206,6 +251,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       'booking_capacity_claims_resource_fkey',
       ['organization_id', 'resource_id'],
       'booking_resources',
+      ['organization_id', 'id'],
+    )
+    .addForeignKeyConstraint(
+      'booking_capacity_claims_hold_fkey',
+      ['organization_id', 'hold_id'],
+      'booking_holds',
       ['organization_id', 'id'],
     )
     .addForeignKeyConstraint(
@@ -313,6 +364,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop function if exists booking_capacity_claims_check()`.execute(db);
   for (const table of [
     'booking_capacity_claims',
+    'booking_holds',
     'booking_blackouts',
     'booking_requirement_resources',
     'booking_requirements',

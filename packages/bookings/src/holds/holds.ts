@@ -1,0 +1,319 @@
+import { AppError, hashToken, newId } from '@commerce/core';
+import { type Database, inTransaction, withIdempotency } from '@commerce/db';
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Allocation, assignResources } from '../availability/assign.ts';
+import { freeUnits, resourceLoad } from '../availability/capacity.ts';
+import { unavailableReason } from '../availability/rules.ts';
+import { parseInstant } from '../availability/schemas.ts';
+import { loadBookableService } from '../availability/search-availability.ts';
+import { intervalShapeIssues, partySizeIssues, selectionIssues } from '../availability/validate.ts';
+import { retryOnAbort, withCapacityLock } from '../capacity/capacity-lock.ts';
+import { insertClaims, releaseClaims } from '../capacity/claims.ts';
+import { readLiveClaims } from '../capacity/live-claims.ts';
+import type { BookingClockContext } from '../context.ts';
+import { type PricePreview, priceBooking } from '../pricing/price.ts';
+import { formatInstant, toEpochMinutes } from '../time/zone.ts';
+import { type CreateHoldInput, type HoldRead, MAX_ACTIVE_HOLDS } from './schemas.ts';
+
+export const HOLD_CREATE_OPERATION = 'POST /public/booking-holds';
+
+/** Who asks for a hold: the tenant, the instant, and the client address (hashed before it is stored). */
+export interface HoldContext extends BookingClockContext {
+  clientAddress: string;
+}
+
+/** What a hold keeps of its service at creation (14.3: changing the service never alters it). */
+interface HoldSnapshot {
+  timezone: string;
+  allocations: (Allocation & { selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED' })[];
+  pricing: PricePreview | null;
+  claim: { startMinute: number; endMinute: number };
+}
+
+type HoldRow = Selectable<Database['booking_holds']>;
+
+const holdNotFound = () => AppError.notFound('Booking hold not found');
+const MS_PER_MINUTE = 60_000;
+
+function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
+  const snapshot = row.snapshot as unknown as HoldSnapshot;
+  const expiresAt = new Date(row.expires_at);
+  const isLapsed = row.status === 'ACTIVE' && expiresAt.getTime() <= at.getTime();
+  const timezone = snapshot.timezone ?? serviceTimezone;
+  return {
+    id: row.id,
+    // The claim stops counting at expiresAt, before the worker marks the hold EXPIRED.
+    status: isLapsed ? 'EXPIRED' : row.status,
+    serverTime: at.toISOString(),
+    expiresAt: expiresAt.toISOString(),
+    expiresInSeconds:
+      row.status === 'ACTIVE' ? Math.max(0, Math.floor((expiresAt.getTime() - at.getTime()) / 1000)) : 0,
+    serviceId: row.service_id,
+    timezone,
+    startsAt: formatInstant(toEpochMinutes(new Date(row.starts_at).getTime()), timezone),
+    endsAt: formatInstant(toEpochMinutes(new Date(row.ends_at).getTime()), timezone),
+    quantity: row.quantity,
+    resources: snapshot.allocations
+      .filter((allocation) => allocation.selection !== 'AUTO')
+      .map(({ requirementId, resourceId, quantity }) => ({ requirementId, resourceId, quantity })),
+    delivery: null,
+    pricing: snapshot.pricing,
+  };
+}
+
+/**
+ * 10 active holds per tenant and client address, and per tenant and email
+ * (14.23): beyond, 429 with `Retry-After` until the earliest of them expires.
+ */
+async function enforceActiveHoldLimits(
+  trx: Kysely<Database>,
+  ctx: BookingClockContext,
+  limits: { clientKey: string; customerEmail: string },
+): Promise<void> {
+  // Emails compare as citext (case-insensitively) whatever type the driver gives the parameter.
+  for (const [column, value] of [
+    ['client_key', sql<string>`${limits.clientKey}`],
+    ['customer_email', sql<string>`${limits.customerEmail}::citext`],
+  ] as const) {
+    const active = await trx
+      .selectFrom('booking_holds')
+      .select('expires_at')
+      .where('organization_id', '=', ctx.organizationId)
+      .where(column, '=', value)
+      .where('status', '=', 'ACTIVE')
+      .where('expires_at', '>', ctx.at)
+      .orderBy('expires_at')
+      .limit(MAX_ACTIVE_HOLDS)
+      .execute();
+    if (active.length >= MAX_ACTIVE_HOLDS) {
+      throw AppError.rateLimited((new Date(active[0]!.expires_at).getTime() - ctx.at.getTime()) / 1000);
+    }
+  }
+}
+
+/** The hold's own settings the availability view does not carry. */
+async function holdTerms(trx: Kysely<Database>, organizationId: string, serviceId: string) {
+  const row = await trx
+    .selectFrom('booking_services')
+    .select(['checkout', 'delivery'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', serviceId)
+    .executeTakeFirstOrThrow();
+  return {
+    holdMinutes: (row.checkout as { holdMinutes: number }).holdMinutes,
+    deliveryMode: (row.delivery as { mode: string }).mode,
+  };
+}
+
+async function placeHold(
+  trx: Kysely<Database>,
+  ctx: HoldContext,
+  input: CreateHoldInput,
+  options: { currency: string; keyHash: string },
+): Promise<HoldRead> {
+  const { id: serviceId, service } = await loadBookableService(
+    trx,
+    ctx.organizationId,
+    { serviceId: input.serviceId },
+    options.currency,
+  );
+  const terms = await holdTerms(trx, ctx.organizationId, serviceId);
+  if (terms.deliveryMode === 'REQUIRED') {
+    throw new AppError(
+      'BOOKING_DELIVERY_INVALID',
+      'This service is delivered; holds with delivery are not offered yet',
+    );
+  }
+  const startsAt = toEpochMinutes(parseInstant(input.startsAt)!);
+  const endsAt = toEpochMinutes(parseInstant(input.endsAt)!);
+  const issues = [
+    ...partySizeIssues(service, input.quantity),
+    ...intervalShapeIssues(service, startsAt, endsAt),
+    ...selectionIssues(service, input.quantity, input.resourceSelections, {
+      path: 'resourceSelections',
+      complete: true,
+    }),
+  ];
+  if (issues.length > 0) throw AppError.validation(issues);
+  const reason = unavailableReason(service, ctx.at, startsAt, endsAt);
+  if (reason !== null) {
+    throw new AppError('BOOKING_SLOT_UNAVAILABLE', 'The interval is not offered now', { reason });
+  }
+  const clientKey = hashToken(ctx.clientAddress);
+  await enforceActiveHoldLimits(trx, ctx, { clientKey, customerEmail: input.customerEmail });
+
+  const claimStart = startsAt - service.availability.bufferBeforeMinutes;
+  const claimEnd = endsAt + service.availability.bufferAfterMinutes;
+  const expiresAt = new Date(
+    Math.min(ctx.at.getTime() + terms.holdMinutes * MS_PER_MINUTE, startsAt * MS_PER_MINUTE),
+  );
+  const pool = [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))];
+
+  return withCapacityLock(trx, ctx, pool, async (locked) => {
+    const claims = await readLiveClaims(locked, ctx, pool, {
+      startsAt: new Date(claimStart * MS_PER_MINUTE),
+      endsAt: new Date(claimEnd * MS_PER_MINUTE),
+    });
+    const loads = new Map(claims.map((resource) => [resource.resourceId, resourceLoad(resource)]));
+    const assignment = assignResources(
+      service.requirements,
+      input.quantity,
+      (resourceId) => {
+        const load = loads.get(resourceId);
+        return load ? freeUnits(load, claimStart, claimEnd) : 0;
+      },
+      input.resourceSelections,
+    );
+    if (!assignment.ok) {
+      throw new AppError('CAPACITY_UNAVAILABLE', undefined, {
+        requirementId: assignment.requirementId,
+        ...(assignment.resourceId !== null ? { resourceId: assignment.resourceId } : {}),
+      });
+    }
+    const selectionOf = new Map(
+      service.requirements.map((requirement) => [requirement.id, requirement.selection]),
+    );
+    const snapshot: HoldSnapshot = {
+      timezone: service.timezone,
+      allocations: assignment.allocations.map((allocation) => ({
+        ...allocation,
+        selection: selectionOf.get(allocation.requirementId) ?? 'AUTO',
+      })),
+      pricing: service.pricing
+        ? priceBooking({
+            pricing: service.pricing,
+            checkout: service.checkout,
+            currency: options.currency,
+            timeZone: service.timezone,
+            startsAt,
+            endsAt,
+            quantity: input.quantity,
+          })
+        : null,
+      claim: { startMinute: claimStart, endMinute: claimEnd },
+    };
+    const id = newId('hld', ctx.at);
+    const row = await locked
+      .insertInto('booking_holds')
+      .values({
+        organization_id: ctx.organizationId,
+        id,
+        service_id: serviceId,
+        status: 'ACTIVE',
+        starts_at: new Date(startsAt * MS_PER_MINUTE),
+        ends_at: new Date(endsAt * MS_PER_MINUTE),
+        quantity: input.quantity,
+        customer_email: input.customerEmail,
+        key_hash: options.keyHash,
+        client_key: clientKey,
+        snapshot: JSON.stringify(snapshot),
+        expires_at: expiresAt,
+        created_at: ctx.at,
+        updated_at: ctx.at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await insertClaims(
+      locked,
+      ctx,
+      assignment.allocations.map((allocation) => ({
+        resourceId: allocation.resourceId,
+        quantity: allocation.quantity,
+        startsAt: new Date(claimStart * MS_PER_MINUTE),
+        endsAt: new Date(claimEnd * MS_PER_MINUTE),
+        expiresAt,
+        owner: { kind: 'HOLD' as const, id },
+      })),
+    );
+    return toHoldRead(row, service.timezone, ctx.at);
+  });
+}
+
+/**
+ * `POST /public/booking-holds` (14.11): validates the interval as a search
+ * would offer it now (shape 400, time rules 409 BOOKING_SLOT_UNAVAILABLE),
+ * checks the active-holds limits (429), assigns resources from live claims
+ * under the capacity lock and claims them (the trigger has the last word)
+ * until `expiresAt`, the earlier of now + `holdMinutes` and `startsAt`. The
+ * idempotency key is required and recorded in the same transaction; a replay
+ * answers the hold again with fresh `serverTime`, `expiresInSeconds` and status.
+ */
+export async function createHold(
+  db: Kysely<Database>,
+  ctx: HoldContext,
+  input: CreateHoldInput,
+  options: { currency: string; idempotencyKey: string },
+): Promise<{ hold: HoldRead; replayed: boolean }> {
+  const keyHash = hashToken(options.idempotencyKey);
+  const outcome = await retryOnAbort(() =>
+    withIdempotency<HoldRead>(
+      db,
+      {
+        organizationId: ctx.organizationId,
+        operation: HOLD_CREATE_OPERATION,
+        key: options.idempotencyKey,
+        intent: { body: input },
+        retention: 'standard',
+        now: ctx.at,
+      },
+      async (trx) => ({
+        status: 201,
+        body: await placeHold(trx, ctx, input, { currency: options.currency, keyHash }),
+      }),
+      {
+        fromRecord: async (trx, recorded) => {
+          const row = await findHold(trx, ctx.organizationId, (recorded.body as HoldRead).id);
+          if (!row) throw holdNotFound();
+          return toHoldRead(row, (recorded.body as HoldRead).timezone, ctx.at);
+        },
+      },
+    ),
+  );
+  return { hold: outcome.body, replayed: outcome.replayed };
+}
+
+function findHold(
+  db: Kysely<Database>,
+  organizationId: string,
+  holdId: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  return db
+    .selectFrom('booking_holds')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', holdId)
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+/**
+ * `DELETE /public/booking-holds/:id` (14.11): the create's idempotency key
+ * proves possession (another key, or another tenant's or an unknown hold, is
+ * the neutral 404). `ACTIVE` becomes `RELEASED` (or `EXPIRED` once past its
+ * expiry) and its claims are released; `RELEASED` and `EXPIRED` answer the
+ * same; `CONVERTED` is `409 INVALID_STATE_TRANSITION`.
+ */
+export async function releaseHold(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  holdId: string,
+  idempotencyKey: string,
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const hold = await findHold(trx, ctx.organizationId, holdId, { forUpdate: true });
+    if (!hold || hold.key_hash !== hashToken(idempotencyKey)) throw holdNotFound();
+    if (hold.status === 'CONVERTED') {
+      throw new AppError('INVALID_STATE_TRANSITION', 'The hold was converted to a booking');
+    }
+    if (hold.status !== 'ACTIVE') return;
+    const status = new Date(hold.expires_at).getTime() <= ctx.at.getTime() ? 'EXPIRED' : 'RELEASED';
+    await trx
+      .updateTable('booking_holds')
+      .set({ status, updated_at: ctx.at })
+      .where('organization_id', '=', ctx.organizationId)
+      .where('id', '=', holdId)
+      .execute();
+    await releaseClaims(trx, ctx, { kind: 'HOLD', id: holdId });
+  });
+}
