@@ -1,4 +1,3 @@
-import { newId } from '@commerce/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, errorOf, expectError, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
@@ -22,82 +21,47 @@ async function resource(fixture: RoleFixture, name: string, capacity: number): P
   return ((await response.json()) as { id: string }).id;
 }
 
-/**
- * The meeting room of 14.7's second example, as rows: the services CRUD is
- * built beside this route (issue 14, part A), so the test writes what it stores.
- */
-async function insertRoomService(
+let services = 0;
+
+/** The meeting room of 14.7's second example, created through the merchant route. */
+async function createRoomService(
   fixture: RoleFixture,
-  pools: { selection: 'AUTO' | 'OPTIONAL'; resourceIds: string[] },
+  pool: { selection: 'AUTO' | 'OPTIONAL'; resourceIds: string[] },
   status: 'ACTIVE' | 'DRAFT' = 'ACTIVE',
 ): Promise<{ id: string; slug: string }> {
-  const db = h.database.db;
-  const id = newId('bks');
-  const slug = `meeting-room-${id.slice(-8).toLowerCase()}`;
-  const at = h.clock.now();
-  await db
-    .insertInto('booking_services')
-    .values({
-      organization_id: fixture.organizationId,
-      id,
-      slug,
-      name: 'Meeting room',
-      description: null,
-      status,
-      item_id: null,
-      period_mode: 'FIXED_DURATION',
-      timezone: 'America/New_York',
-      durations: JSON.stringify({ choicesMinutes: [60, 120], startIntervalMinutes: 30 }),
-      fixed_slots: JSON.stringify([]),
-      availability: JSON.stringify({
-        weeklyHours: {
-          MON: NINE_TO_FIVE,
-          TUE: NINE_TO_FIVE,
-          WED: NINE_TO_FIVE,
-          THU: NINE_TO_FIVE,
-          FRI: NINE_TO_FIVE,
-        },
-        bufferAfterMinutes: 15,
-      }),
-      party_size_min: 1,
-      party_size_max: 6,
-      pricing: JSON.stringify({ basis: 'PER_PERIOD', amountInCents: 2500, period: 'HOUR' }),
-      checkout: JSON.stringify({ paymentMode: 'PAY_NOW' }),
-      policies: JSON.stringify({}),
-      delivery: JSON.stringify({ mode: 'PICKUP_ONLY' }),
-      agreement: JSON.stringify(null),
-      archived_at: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  const requirementId = newId('brq');
-  await db
-    .insertInto('booking_requirements')
-    .values({
-      organization_id: fixture.organizationId,
-      id: requirementId,
-      service_id: id,
-      position: 0,
-      name: 'Room',
-      units_mode: 'PER_BOOKING',
-      units_count: 1,
-      selection: pools.selection,
-      created_at: at,
-    })
-    .execute();
-  await db
-    .insertInto('booking_requirement_resources')
-    .values(
-      pools.resourceIds.map((resourceId, position) => ({
-        organization_id: fixture.organizationId,
-        requirement_id: requirementId,
-        resource_id: resourceId,
-        position,
-      })),
-    )
-    .execute();
-  return { id, slug };
+  services += 1;
+  const response = await fixture.call('owner', 'POST', '/merchant/booking-services', {
+    slug: `meeting-room-${services}`,
+    name: 'Meeting room',
+    status,
+    periodMode: 'FIXED_DURATION',
+    timezone: 'America/New_York',
+    durations: { choicesMinutes: [60, 120], startIntervalMinutes: 30 },
+    availability: {
+      weeklyHours: {
+        MON: NINE_TO_FIVE,
+        TUE: NINE_TO_FIVE,
+        WED: NINE_TO_FIVE,
+        THU: NINE_TO_FIVE,
+        FRI: NINE_TO_FIVE,
+      },
+      bufferAfterMinutes: 15,
+    },
+    partySize: { min: 1, max: 6 },
+    requirements: [
+      {
+        name: 'Room',
+        resourceIds: pool.resourceIds,
+        units: { mode: 'PER_BOOKING', count: 1 },
+        selection: pool.selection,
+      },
+    ],
+    pricing: { basis: 'PER_PERIOD', amountInCents: 2500, period: 'HOUR' },
+    checkout: { paymentMode: 'PAY_NOW' },
+  });
+  if (response.status !== 201) throw new Error(`service: ${response.status} ${await response.text()}`);
+  const created = (await response.json()) as { id: string; slug: string };
+  return { id: created.id, slug: created.slug };
 }
 
 const MONDAY = {
@@ -135,9 +99,9 @@ beforeAll(async () => {
     endsAt: '2026-03-09T12:15:00-04:00',
   });
   expect(blackout.status).toBe(201);
-  roomService = await insertRoomService(shop, { selection: 'AUTO', resourceIds: [roomA] });
-  draftService = await insertRoomService(shop, { selection: 'AUTO', resourceIds: [roomA] }, 'DRAFT');
-  otherService = await insertRoomService(other, {
+  roomService = await createRoomService(shop, { selection: 'AUTO', resourceIds: [roomA] });
+  draftService = await createRoomService(shop, { selection: 'AUTO', resourceIds: [roomA] }, 'DRAFT');
+  otherService = await createRoomService(other, {
     selection: 'AUTO',
     resourceIds: [await resource(other, 'B', 1)],
   });
@@ -184,7 +148,7 @@ describe('POST /public/booking-availability/search', () => {
       startsAt: '2026-03-10T09:00:00-04:00',
       endsAt: '2026-03-10T09:30:00-04:00',
     });
-    const service = await insertRoomService(shop, { selection: 'OPTIONAL', resourceIds: [free, busy] });
+    const service = await createRoomService(shop, { selection: 'OPTIONAL', resourceIds: [free, busy] });
     const body = {
       serviceId: service.id,
       startsAt: '2026-03-10T09:00:00-04:00',
