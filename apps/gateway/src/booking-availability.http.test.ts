@@ -258,7 +258,7 @@ describe('booking availability security', () => {
     } finally {
       await limited.close();
     }
-  });
+  }, 60_000); // A second gateway on its own database: slow to start on a loaded PostgreSQL.
 });
 
 describe('the OpenAPI document', () => {
