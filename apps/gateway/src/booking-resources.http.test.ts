@@ -206,7 +206,10 @@ describe('booking resource security', () => {
     }
     const unknown = await shop.call('owner', 'GET', '/merchant/booking-resources/brs_unknown');
     const foreignRead = await shop.call('owner', 'GET', base);
-    const [a, b] = [await unknown.json(), await foreignRead.json()];
+    const [a, b] = (await Promise.all([unknown.json(), foreignRead.json()])) as [
+      { error: object },
+      { error: object },
+    ];
     expect({ ...a.error, requestId: '' }).toEqual({ ...b.error, requestId: '' });
   });
 });

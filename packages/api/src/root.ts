@@ -19,6 +19,7 @@ import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
+import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
 import { publicBookingHoldsRouter } from './routers/public/booking-holds.ts';
 import { publicBookingServicesRouter } from './routers/public/booking-services.ts';
 import { publicCheckoutRouter } from './routers/public/checkout.ts';
@@ -47,6 +48,7 @@ export const appRouter = router({
     orders: publicOrdersRouter,
     checkout: publicCheckoutRouter,
     customerAuth: publicCustomerAuthRouter,
+    bookingAvailability: publicBookingAvailabilityRouter,
     bookingServices: publicBookingServicesRouter,
     bookingHolds: publicBookingHoldsRouter,
   }),

@@ -1,11 +1,13 @@
 import { newId } from '@commerce/core';
 import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrganization, insertResource } from '../../test/factories.ts';
+import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
 import { withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims } from '../capacity/claims.ts';
+import { createServiceInputSchema } from '../services/schemas.ts';
+import { createService } from '../services/write-service.ts';
 import { searchAvailability } from './search-availability.ts';
 import { availabilitySearchRequestSchema } from './search-schemas.ts';
 
@@ -22,91 +24,42 @@ afterAll(async () => {
 
 const NOW = new Date('2026-07-01T07:00:00Z'); // 08:00 in Lisbon
 const EVERY_DAY = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'];
+let tours = 0;
 
-/** The kayak tour of 14.7's first example, written as rows (services CRUD lives beside, in part A). */
+/** The kayak tour of 14.7's first example, created through the services use case. */
 async function kayakTour(organizationId: string, status: 'ACTIVE' | 'DRAFT' = 'ACTIVE') {
   const guides = [await insertResource(db, organizationId, { capacity: 1, kind: 'STAFF' })];
   guides.push(await insertResource(db, organizationId, { capacity: 1, kind: 'STAFF' }));
   const fleet = await insertResource(db, organizationId, { capacity: 12 });
-  const serviceId = newId('bks');
-  const slug = `kayak-tour-${serviceId.slice(-6).toLowerCase()}`;
-  await db
-    .insertInto('booking_services')
-    .values({
-      organization_id: organizationId,
-      id: serviceId,
-      slug,
+  tours += 1;
+  const service = await createService(
+    db,
+    writeContext(organizationId, NOW),
+    createServiceInputSchema.parse({
+      slug: `kayak-tour-${tours}`,
       name: 'Kayak tour',
-      description: null,
       status,
-      item_id: null,
-      period_mode: 'FIXED_SLOT',
+      periodMode: 'FIXED_SLOT',
       timezone: 'Europe/Lisbon',
-      durations: JSON.stringify({ startIntervalMinutes: 30 }),
-      fixed_slots: JSON.stringify([
+      fixedSlots: [
         { weekdays: EVERY_DAY, startTime: '09:00', durationMinutes: 180 },
         { weekdays: EVERY_DAY, startTime: '17:00', durationMinutes: 180 },
-      ]),
-      availability: JSON.stringify({ leadTimeMinutes: 120, bufferBeforeMinutes: 30 }),
-      party_size_min: 1,
-      party_size_max: 8,
-      pricing: JSON.stringify({ basis: 'FLAT', amountInCents: 4500, perParticipant: true }),
-      checkout: JSON.stringify({ paymentMode: 'DEPOSIT', deposit: { percent: 25 } }),
-      policies: JSON.stringify({}),
-      delivery: JSON.stringify({ mode: 'PICKUP_ONLY' }),
-      agreement: sql<string>`null`,
-      archived_at: null,
-      created_at: NOW,
-      updated_at: NOW,
-    })
-    .execute();
-  const requirements = [
-    {
-      id: newId('brq'),
-      pool: guides,
-      units_mode: 'PER_BOOKING' as const,
-      units_count: 1,
-      selection: 'AUTO' as const,
-    },
-    {
-      id: newId('brq'),
-      pool: [fleet],
-      units_mode: 'PER_PARTICIPANT' as const,
-      units_count: null,
-      selection: 'AUTO' as const,
-    },
-  ];
-  for (const [position, requirement] of requirements.entries()) {
-    await db
-      .insertInto('booking_requirements')
-      .values({
-        organization_id: organizationId,
-        id: requirement.id,
-        service_id: serviceId,
-        position,
-        name: `Requirement ${position}`,
-        units_mode: requirement.units_mode,
-        units_count: requirement.units_count,
-        selection: requirement.selection,
-        created_at: NOW,
-      })
-      .execute();
-    await db
-      .insertInto('booking_requirement_resources')
-      .values(
-        requirement.pool.map((resourceId, index) => ({
-          organization_id: organizationId,
-          requirement_id: requirement.id,
-          resource_id: resourceId,
-          position: index,
-        })),
-      )
-      .execute();
-  }
-  return { serviceId, slug, guides, fleet };
+      ],
+      availability: { leadTimeMinutes: 120, bufferBeforeMinutes: 30 },
+      partySize: { min: 1, max: 8 },
+      requirements: [
+        { name: 'Guide', resourceIds: guides, units: { mode: 'PER_BOOKING', count: 1 } },
+        { name: 'Kayaks', resourceIds: [fleet], units: { mode: 'PER_PARTICIPANT' } },
+      ],
+      pricing: { basis: 'FLAT', amountInCents: 4500, perParticipant: true },
+      checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 25 } },
+    }),
+    { currency: 'EUR' },
+  );
+  return { serviceId: service.id, slug: service.slug, guides, fleet };
 }
 
-async function hold(
+async function claim(
   organizationId: string,
   resourceId: string,
   quantity: number,
@@ -145,9 +98,9 @@ describe('searchAvailability on the database', () => {
   it('finds the worked example by id and by slug from live claims', async () => {
     const organizationId = await insertOrganization(db, 'availability');
     const tour = await kayakTour(organizationId);
-    await hold(organizationId, tour.fleet, 10, '2026-07-01T16:30Z', '2026-07-01T19:00Z');
-    // An expired hold and a claim on another day do not count.
-    await hold(
+    await claim(organizationId, tour.fleet, 10, '2026-07-01T16:30Z', '2026-07-01T19:00Z');
+    // An expired claim and a claim on another day do not count.
+    await claim(
       organizationId,
       tour.fleet,
       12,
@@ -155,7 +108,7 @@ describe('searchAvailability on the database', () => {
       '2026-07-02T11:00Z',
       new Date('2026-07-01T06:00Z'),
     );
-    await hold(organizationId, tour.fleet, 12, '2026-07-03T07:30Z', '2026-07-03T11:00Z');
+    await claim(organizationId, tour.fleet, 12, '2026-07-03T07:30Z', '2026-07-03T11:00Z');
 
     const byId = await search(organizationId, { serviceId: tour.serviceId });
     expect(byId).toEqual({
@@ -184,7 +137,7 @@ describe('searchAvailability on the database', () => {
     const slotsWithClaimUntil = async (until: string) => {
       const organizationId = await insertOrganization(db, 'availability');
       const tour = await kayakTour(organizationId);
-      await hold(organizationId, tour.fleet, 10, '2026-07-02T06:00Z', until);
+      await claim(organizationId, tour.fleet, 10, '2026-07-02T06:00Z', until);
       const result = await search(organizationId, {
         serviceId: tour.serviceId,
         startsAt: '2026-07-02T09:00+01:00',

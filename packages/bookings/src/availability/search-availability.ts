@@ -1,10 +1,10 @@
-import { AppError } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import type { BookingClockContext } from '../context.ts';
 import type { CheckoutTerms } from '../pricing/price.ts';
+import { loadRequirements, serviceNotFound } from '../services/service-read.ts';
 import type { BookingRequirement } from './assign.ts';
 import type { ClaimArrays } from './capacity.ts';
 import type { BookableService } from './rules.ts';
@@ -37,8 +37,6 @@ export interface AvailabilitySearchResult {
   truncated: boolean;
 }
 
-const notFound = () => AppError.notFound('Booking service not found');
-
 /** The availability view of an `ACTIVE` service, or the neutral 404. */
 export async function loadBookableService(
   db: Kysely<Database>,
@@ -67,44 +65,21 @@ export async function loadBookableService(
       ? query.where('id', '=', reference.serviceId)
       : query.where('slug', '=', reference.serviceSlug ?? '');
   const row = await query.executeTakeFirst();
-  if (!row) throw notFound();
+  if (!row) throw serviceNotFound();
 
-  const pools = await db
-    .selectFrom('booking_requirements as q')
-    .leftJoin('booking_requirement_resources as p', (join) =>
-      join.onRef('p.organization_id', '=', 'q.organization_id').onRef('p.requirement_id', '=', 'q.id'),
-    )
-    .leftJoin('booking_resources as r', (join) =>
-      join
-        .onRef('r.organization_id', '=', 'p.organization_id')
-        .onRef('r.id', '=', 'p.resource_id')
-        .on('r.status', '=', 'ACTIVE'),
-    )
-    .select(['q.id', 'q.units_mode', 'q.units_count', 'q.selection', 'q.allow_split', 'r.id as resource_id'])
-    .where('q.organization_id', '=', organizationId)
-    .where('q.service_id', '=', row.id)
-    .orderBy('q.position')
-    .orderBy('p.position')
-    .execute();
-  const requirements = new Map<string, BookingRequirement & { resourceIds: string[] }>();
-  for (const pool of pools) {
-    let requirement = requirements.get(pool.id);
-    if (!requirement) {
-      requirement = {
-        id: pool.id,
-        resourceIds: [],
-        units:
-          pool.units_mode === 'PER_BOOKING'
-            ? { mode: 'PER_BOOKING', count: pool.units_count ?? 1 }
-            : { mode: 'PER_PARTICIPANT' },
-        selection: pool.selection,
-        allowSplit: pool.allow_split,
-      };
-      requirements.set(pool.id, requirement);
-    }
-    // Archived resources leave every pool for new claims (14.4).
-    if (pool.resource_id !== null) requirement.resourceIds.push(pool.resource_id);
-  }
+  // Archived resources leave every pool for new claims (14.4): the pools are their ACTIVE resources.
+  const requirements = ((await loadRequirements(db, organizationId, [row.id])).get(row.id) ?? []).map(
+    (requirement): BookingRequirement => ({
+      id: requirement.id,
+      resourceIds: requirement.activeResources.map((resource) => resource.id),
+      units:
+        requirement.unitsMode === 'PER_BOOKING'
+          ? { mode: 'PER_BOOKING', count: requirement.unitsCount ?? 1 }
+          : { mode: 'PER_PARTICIPANT' },
+      selection: requirement.selection,
+      allowSplit: requirement.allowSplit,
+    }),
+  );
 
   const service: BookableService = {
     periodMode: row.period_mode,
@@ -116,7 +91,7 @@ export async function loadBookableService(
     pricing: pricingSchema.nullable().parse(row.pricing),
     checkout: storedCheckoutSchema.parse(row.checkout) as CheckoutTerms,
     currency,
-    requirements: [...requirements.values()],
+    requirements,
   };
   return { id: row.id, service };
 }

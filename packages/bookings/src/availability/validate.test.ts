@@ -198,6 +198,26 @@ describe('a single interval (holds, 14.11)', () => {
     expect(shape('2026-10-25T02:30+01:00', '2026-10-25T03:30+01:00')).toEqual(['startsAt']);
   });
 
+  it('closes a fixed slot by its start date or an overlapping window, whatever the hours', () => {
+    const fixed = bookableService({
+      periodMode: 'FIXED_SLOT',
+      timezone: 'Europe/Lisbon',
+      fixedSlots: [{ weekdays: ['WED', 'THU'], startTime: '23:00', durationMinutes: 120 }],
+      availability: {
+        weeklyHours: {},
+        exceptions: [
+          { type: 'CLOSED_DATE', date: '2026-07-02' },
+          { type: 'CLOSED_WINDOW', startsAt: '2026-07-09T00:30+01:00', endsAt: '2026-07-09T01:00+01:00' },
+        ],
+      },
+    });
+    const reason = (start: string, end: string) =>
+      unavailableReason(fixed, new Date('2026-06-01T00:00Z'), at(start), at(end));
+    expect(reason('2026-07-01T23:00+01:00', '2026-07-02T01:00+01:00')).toBeNull();
+    expect(reason('2026-07-02T23:00+01:00', '2026-07-03T01:00+01:00')).toBe('CLOSED');
+    expect(reason('2026-07-08T23:00+01:00', '2026-07-09T01:00+01:00')).toBe('CLOSED');
+  });
+
   it('matches a fixed slot of the weekday', () => {
     const fixed = bookableService({
       periodMode: 'FIXED_SLOT',
