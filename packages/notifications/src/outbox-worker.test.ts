@@ -401,6 +401,42 @@ describe('outbox worker', () => {
     expect(ids.map((id) => transport.callsById.get(id))).toEqual([1, 1, 1, 1, 1]);
   });
 
+  it('after start(), prunes while a backlog keeps every claim full', async () => {
+    const old = await enqueueSignInEmail(handle.db, clock);
+    await handle.db
+      .updateTable('outbox')
+      .set({ status: 'DONE', payload: null, delivered_at: new Date(clock.now().getTime() - 8 * 86_400_000) })
+      .where('id', '=', old)
+      .execute();
+    for (let index = 0; index < 3; index++) await enqueueSignInEmail(handle.db, clock);
+    const secondSendReached = deferred();
+    const releaseSecond = deferred();
+    const transport = recordingTransport(async () => {
+      if (transport.sent.length === 2) {
+        secondSendReached.resolve();
+        await releaseSecond.promise;
+      }
+    });
+    // One send at a time: every claim takes one row and comes back full until the queue is empty.
+    const worker = createOutboxWorker({
+      db: handle.db,
+      transport,
+      clock,
+      concurrency: 1,
+      retentionDays: 7,
+      pollIntervalMs: 3_600_000,
+    });
+
+    worker.start();
+    await secondSendReached.promise;
+    const oldRows = await handle.db.selectFrom('outbox').select('id').where('id', '=', old).execute();
+    releaseSecond.resolve();
+    await worker.stop();
+
+    // Pruned before the second of three claims had finished: no claim had come back short yet.
+    expect(oldRows).toEqual([]);
+  });
+
   it('refuses a concurrency that is not a positive integer', () => {
     const transport = recordingTransport();
     expect(() => createOutboxWorker({ db: handle.db, transport, concurrency: 0 })).toThrow(/concurrency/);

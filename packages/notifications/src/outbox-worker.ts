@@ -372,11 +372,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         const delivery: Promise<unknown> = settle(row).finally(() => inFlight.delete(delivery));
         inFlight.add(delivery);
       }
-      // A short claim means nothing else is due now: prune if due, then wait for the next poll.
-      if (claimed.length < limit) {
-        await pruneSafely();
-        await pause(pollIntervalMs);
-      }
+      // At most once per pruneIntervalMs, backlog or not.
+      await pruneSafely();
+      // A short claim means nothing else is due now: wait for the next poll.
+      if (claimed.length < limit) await pause(pollIntervalMs);
     }
     await Promise.all(inFlight);
   }
