@@ -327,3 +327,14 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     },
   );
 });
+
+describe('OUTBOX_CONCURRENCY', () => {
+  it('defaults to 10 deliveries in flight per worker and reads an explicit value', () => {
+    expect(loadConfig({}).outboxConcurrency).toBe(10);
+    expect(loadConfig({ OUTBOX_CONCURRENCY: '32' }).outboxConcurrency).toBe(32);
+  });
+
+  it.each(['0', '101', '2.5', 'many'])('refuses OUTBOX_CONCURRENCY=%s', (value) => {
+    expect(configErrorOf({ OUTBOX_CONCURRENCY: value }).message).toContain('OUTBOX_CONCURRENCY');
+  });
+});

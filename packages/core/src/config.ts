@@ -126,6 +126,8 @@ const configSchema = z
     SEED_DEMO: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     RUN_WORKER: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     WORKER_POLL_MS: positiveInt(1000),
+    // Deliveries in flight per worker process, and the SMTP connections it pools.
+    OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
   })
   .superRefine((env, ctx) => {
@@ -282,6 +284,8 @@ export interface Config {
   /** Run the outbox worker inside the gateway process (default: on for the embedded database). */
   runWorkerInProcess: boolean;
   workerPollMs: number;
+  /** Deliveries in flight per outbox worker, and the SMTP connections it pools. */
+  outboxConcurrency: number;
   shutdownTimeoutMs: number;
 }
 
@@ -359,6 +363,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: truthy(raw.SEED_DEMO, embedded),
     runWorkerInProcess: truthy(raw.RUN_WORKER, embedded),
     workerPollMs: raw.WORKER_POLL_MS,
+    outboxConcurrency: raw.OUTBOX_CONCURRENCY,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedAtLatest, snapshotKey, snapshotKeyOf } from './embedded-snapshot.ts';
+import { extractSnapshot, openEmbeddedAtLatest, snapshotKey, snapshotKeyOf } from './embedded-snapshot.ts';
 import { migrations } from './migrations/index.ts';
 import type { DatabaseHandle } from './open-database.ts';
 import { testDatabaseKind } from './testing.ts';
@@ -106,5 +106,62 @@ describe.skipIf(testDatabaseKind === 'postgres')('openEmbeddedAtLatest', () => {
       { ...inputs, migrations: { ...migrations, '2099_01_01_0001_next': first } },
     ])
       expect(snapshotKeyOf(changed)).not.toBe(base);
+  });
+});
+
+/** One ustar entry: a 512-byte header with its checksum, then the content padded to 512 bytes. */
+function tarEntry(name: string, content: string | undefined): Buffer {
+  const header = Buffer.alloc(512);
+  const body = Buffer.from(content ?? '');
+  header.write(name, 0, 100, 'latin1');
+  header.write(content === undefined ? '0000755\0' : '0000644\0', 100, 'latin1');
+  header.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124, 'latin1');
+  header.write(content === undefined ? '5' : '0', 156, 'latin1');
+  header.write('ustar\x0000', 257, 'latin1');
+  header.fill(0x20, 148, 156);
+  const checksum = header.reduce((sum, byte) => sum + byte, 0);
+  header.write(`${checksum.toString(8).padStart(6, '0')}\0 `, 148, 'latin1');
+  const padded = Buffer.alloc(Math.ceil(body.length / 512) * 512);
+  body.copy(padded);
+  return Buffer.concat([header, padded]);
+}
+
+const tarOf = (...entries: Buffer[]) => Buffer.concat([...entries, Buffer.alloc(1024)]);
+
+describe('extractSnapshot', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'extract-snapshot-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('writes the files and directories of the archive, private to the owner', async () => {
+    const archive = path.join(root, 'good.tar');
+    const large = 'x'.repeat(3 * 1024 * 1024 + 7);
+    await writeFile(
+      archive,
+      tarOf(tarEntry('/PG_VERSION', '18\n'), tarEntry('/base', undefined), tarEntry('/base/1/112', large)),
+    );
+    const target = path.join(root, 'good');
+    await extractSnapshot(archive, target);
+    expect(await readFile(path.join(target, 'PG_VERSION'), 'utf8')).toBe('18\n');
+    expect(await readFile(path.join(target, 'base/1/112'), 'utf8')).toBe(large);
+    expect((await stat(path.join(target, 'base/1/112'))).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(target, 'base'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses an entry outside the data directory and a header whose checksum does not match', async () => {
+    const escaping = path.join(root, 'escaping.tar');
+    await writeFile(escaping, tarOf(tarEntry('../escaped', 'x')));
+    await expect(extractSnapshot(escaping, path.join(root, 'escaping'))).rejects.toThrow(/outside/);
+    await expect(stat(path.join(root, 'escaped'))).rejects.toThrow(/ENOENT/);
+
+    const corrupt = tarEntry('/PG_VERSION', '18\n');
+    corrupt[0] = 'Q'.charCodeAt(0);
+    const corrupted = path.join(root, 'corrupt.tar');
+    await writeFile(corrupted, tarOf(corrupt));
+    await expect(extractSnapshot(corrupted, path.join(root, 'corrupt'))).rejects.toThrow(/not a tar/);
   });
 });

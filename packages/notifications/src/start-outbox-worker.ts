@@ -23,10 +23,15 @@ export interface RunningOutboxWorker {
 
 /** SMTP when SMTP_URL is set, else the development transport (CONTRACT.md section 8). */
 export function createEmailTransportFromConfig(
-  config: Pick<Config, 'email'>,
+  config: Pick<Config, 'email' | 'outboxConcurrency'>,
   dependencies: Pick<OutboxWorkerDependencies, 'db' | 'logger' | 'clock'>,
 ): EmailTransport {
-  if (config.email.smtpUrl) return createSmtpTransport(config.email.smtpUrl, config.email.from);
+  if (config.email.smtpUrl) {
+    // One pooled connection per delivery in flight, so no send waits for a connection.
+    return createSmtpTransport(config.email.smtpUrl, config.email.from, {
+      maxConnections: config.outboxConcurrency,
+    });
+  }
   return createDevTransport(dependencies.db, dependencies.logger, dependencies.clock ?? systemClock);
 }
 
@@ -36,12 +41,13 @@ export function createEmailTransportFromConfig(
  * database) start it the same way.
  */
 export function startOutboxWorkerFromConfig(
-  config: Pick<Config, 'email' | 'workerPollMs'>,
+  config: Pick<Config, 'email' | 'workerPollMs' | 'outboxConcurrency'>,
   dependencies: OutboxWorkerDependencies,
 ): RunningOutboxWorker {
   const transport = createEmailTransportFromConfig(config, dependencies);
   const worker = createOutboxWorker({
     pollIntervalMs: config.workerPollMs,
+    concurrency: config.outboxConcurrency,
     ...dependencies.workerOptions,
     db: dependencies.db,
     transport,
@@ -53,6 +59,7 @@ export function startOutboxWorkerFromConfig(
     {
       transport: transport.kind,
       pollIntervalMs: dependencies.workerOptions?.pollIntervalMs ?? config.workerPollMs,
+      concurrency: dependencies.workerOptions?.concurrency ?? config.outboxConcurrency,
     },
     'outbox worker started',
   );
