@@ -113,7 +113,8 @@ interface RunResult {
   duplicates: number;
   missing: number;
   notDone: number;
-  workerCpuMs: number[];
+  /** CPU time (user + system) of each worker process over the run; objects, so the JSON stays as Biome formats it. */
+  workerCpu: Array<{ worker: number; ms: number }>;
 }
 
 async function queueEmails(databaseUrl: string): Promise<void> {
@@ -196,7 +197,10 @@ async function runOnce(sink: Sink, workers: number): Promise<RunResult> {
       await sleep(100);
       notDone = await countNotDone(url);
     }
-    const workerCpuMs = processes.map((worker) => Math.round(readCpuMs(worker.pid)));
+    const workerCpu = processes.map((worker, index) => ({
+      worker: index + 1,
+      ms: Math.round(readCpuMs(worker.pid)),
+    }));
     await Promise.all(processes.map((worker) => worker.stop()));
     const seconds = ((sink.lastAt ?? 0) - (sink.firstAt ?? 0)) / 1000;
     const received = sink.total();
@@ -209,7 +213,7 @@ async function runOnce(sink: Sink, workers: number): Promise<RunResult> {
       duplicates: received - sink.counts.size,
       missing: settings.emails - sink.counts.size,
       notDone,
-      workerCpuMs,
+      workerCpu,
     };
   } finally {
     await dropBenchDatabase(settings.postgresAdminUrl, settings.database);
@@ -227,7 +231,7 @@ async function main(): Promise<void> {
       log(
         `${workers} worker(s): ${result.emailsPerSecond} emails/s (${result.seconds} s first to last), ` +
           `received ${result.received}, duplicates ${result.duplicates}, missing ${result.missing}, ` +
-          `rows not DONE ${result.notDone}, worker CPU ${result.workerCpuMs.join(' + ')} ms`,
+          `rows not DONE ${result.notDone}, worker CPU ${result.workerCpu.map((cpu) => cpu.ms).join(' + ')} ms`,
       );
     }
   } finally {
@@ -241,7 +245,7 @@ async function main(): Promise<void> {
       {
         date: new Date().toISOString(),
         machine: { cpus: os.cpus().length, node: process.version },
-        settings: { ...settings, output: undefined },
+        settings: { ...settings, workers: settings.workers.join(','), output: undefined },
         results,
       },
       null,
