@@ -9,7 +9,9 @@ import type { DatabaseHandle } from './open-database.ts';
 import { testDatabaseKind } from './testing.ts';
 
 // PGlite only: this is how a new embedded database is made. Each case pays one initdb at most.
-describe.skipIf(testDatabaseKind === 'postgres')('openEmbeddedAtLatest', () => {
+// Each of these runs PGlite's initdb and every migration at least once: seconds on an idle machine,
+// far more when the test files of other packages share its two cores.
+describe.skipIf(testDatabaseKind === 'postgres')('openEmbeddedAtLatest', { timeout: 120_000 }, () => {
   let root: string;
   let snapshots: string;
   const open: DatabaseHandle[] = [];
