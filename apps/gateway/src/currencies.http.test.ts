@@ -156,12 +156,29 @@ describe('checkout in currencies without two decimals, through Stripe', () => {
     fake.reset();
     const other = await bound(shop, itemId, 'FR');
     expect(other.totalInCents).toBe(12_345 + 2_469);
-    await expectError(
+    const refused = await expectError(
       await post(`/public/checkout/sessions/${other.token}/payment-session`, {}),
       502,
       'PROVIDER_ERROR',
     );
+    expect(refused.message).toContain('multiples of 0.010');
     expect(fake.requests).toHaveLength(0);
+    // Refused before the order is placed: no PENDING order, no attempt, no stock held for a payment window.
+    const rowsOf = (table: 'orders' | 'payment_attempts') =>
+      h.database.db
+        .selectFrom(table)
+        .select('id')
+        .where('organization_id', '=', shop.organizationId)
+        .execute();
+    expect(await rowsOf('orders')).toHaveLength(1);
+    expect(await rowsOf('payment_attempts')).toHaveLength(1);
+    const sessions = await h.database.db
+      .selectFrom('checkout_sessions')
+      .select(['status', 'order_id'])
+      .where('organization_id', '=', shop.organizationId)
+      .orderBy('id')
+      .execute();
+    expect(sessions.at(-1)).toEqual({ status: 'BOUND', order_id: null });
   });
 
   it('sends ISK in Stripe’s two decimals and settles the webhook in krónur', async () => {

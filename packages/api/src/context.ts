@@ -22,6 +22,11 @@ export interface ApiDeps {
   mailer: EmailTransport;
   /** The payment processor (PAYMENT_PROVIDER): checkout's payment-session asks it for intents. */
   payments: PaymentProvider;
+  /** Where work done after a commit logs what it could not do (ids only), e.g. an order cancellation's processor call. */
+  logger?: {
+    info(fields: Record<string, unknown>, message: string): void;
+    error(fields: Record<string, unknown>, message: string): void;
+  };
 }
 
 /** What the gateway learned about one request before the procedure runs. */
@@ -81,7 +86,7 @@ export interface ApiContext {
   db: Kysely<Database>;
   clock: Clock;
   config: Config;
-  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments'>;
+  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments' | 'logger'>;
   request: RequestInfo;
   resHeaders: ResponseHeaders;
   observed: RequestObservations;

@@ -16,6 +16,13 @@ export interface PaymentProvider {
    */
   createPaymentIntent(input: CreatePaymentIntentInput): Promise<PaymentIntentHandoff>;
   /**
+   * Throws AppError PROVIDER_ERROR (502) when the processor cannot charge
+   * exactly `amountInCents` (ISO 4217 minor units) of `currency`, without
+   * calling it: checkout asks before it places an order, so an amount the
+   * processor would refuse never holds stock for a payment window.
+   */
+  assertChargeable(amountInCents: number, currency: string): void;
+  /**
    * Cancels an intent nobody will pay any more (a checkout whose payment
    * window passed), so a late confirmation cannot charge the shopper. An
    * intent canceled before answers `canceled` again. One that succeeded, or is

@@ -49,6 +49,8 @@ export function createSandboxPaymentProvider(options: SandboxProviderOptions): P
 
   return {
     kind: 'sandbox',
+    // The sandbox takes any whole amount of any currency.
+    assertChargeable() {},
     async createPaymentIntent(input: CreatePaymentIntentInput): Promise<PaymentIntentHandoff> {
       validateIntentInput(input);
       const parameters = JSON.stringify([

@@ -44,14 +44,14 @@ export function toStripeAmount(amountInMinorUnits: number, currency: string): nu
   if (amountInMinorUnits % divisor !== 0) {
     throw new AppError(
       'PROVIDER_ERROR',
-      `The payment provider refused the request: Stripe takes ${currency} in whole units only`,
+      `The payment provider cannot charge this total: Stripe takes ${currency} in whole units only`,
     );
   }
   const amount = (amountInMinorUnits / divisor) * 10 ** Math.max(0, shift);
   if (STRIPE_THREE_DECIMAL.has(currency) && amount % 10 !== 0) {
     throw new AppError(
       'PROVIDER_ERROR',
-      `The payment provider refused the request: Stripe takes ${currency} amounts in multiples of 0.010 only`,
+      `The payment provider cannot charge this total: Stripe takes ${currency} amounts in multiples of 0.010 only`,
     );
   }
   return amount;

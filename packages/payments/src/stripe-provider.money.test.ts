@@ -58,6 +58,28 @@ describe('Stripe amounts in each currency', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
+  it('answers whether it can charge an amount without calling Stripe (assertChargeable)', () => {
+    expect(() => provider().assertChargeable(12340, 'KWD')).not.toThrow();
+    expect(() => provider().assertChargeable(500, 'ISK')).not.toThrow();
+    for (const [amount, currency] of [
+      [12345, 'KWD'],
+      [1001, 'BHD'],
+      [1250, 'MGA'],
+    ] as const) {
+      let caught: unknown;
+      try {
+        provider().assertChargeable(amount, currency);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({
+        code: 'PROVIDER_ERROR',
+        message: expect.stringContaining('cannot charge'),
+      });
+    }
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('converts both ways where Stripe and ISO 4217 differ', () => {
     expect(toStripeAmount(5, 'ISK')).toBe(500);
     expect(fromStripeAmount(500, 'ISK')).toBe(5);

@@ -45,6 +45,9 @@ export function createStripePaymentProvider(options: StripeProviderOptions): Pay
 
   return {
     kind: 'stripe',
+    assertChargeable(amountInCents, currency) {
+      toStripeAmount(amountInCents, currency);
+    },
     async createPaymentIntent(input: CreatePaymentIntentInput): Promise<PaymentIntentHandoff> {
       validateIntentInput(input);
       let intent: Stripe.PaymentIntent;

@@ -542,3 +542,210 @@ describe.skipIf(testDatabaseKind !== 'postgres')('cancel against webhook (Postgr
     expect(payments.refunds).toHaveLength(refunded);
   });
 });
+
+/** What an earlier release left when it cancelled an order awaiting payment: only the order's status changed. */
+async function cancelledByAnEarlierRelease(organizationId: string, orderId: string) {
+  await handle.db
+    .updateTable('orders')
+    .set({ status: 'CANCELLED' })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', orderId)
+    .execute();
+}
+
+describe('an order cancelled by an earlier release, its payment still awaited', () => {
+  it('refunds a success exactly as for a new cancellation: no PAID, no confirmation, stock back', async () => {
+    const s = await createCheckoutShop(handle.db, clock, { stock: 1 });
+    const payments = createFakePaymentProvider();
+    const paid = await awaitingPayment(s, payments);
+    await cancelledByAnEarlierRelease(s.organizationId, paid.orderId);
+    expect((await stateOf(s.organizationId, paid.orderId)).attempt.status).toBe('PENDING');
+
+    expect(await settle(paid.intentId, 'payment_intent.succeeded')).toEqual({
+      outcome: 'refunded',
+      organizationId: s.organizationId,
+      orderId: paid.orderId,
+      paymentAttemptId: paid.attemptId,
+    });
+
+    expect(await stateOf(s.organizationId, paid.orderId)).toMatchObject({
+      order: { status: 'CANCELLED', payment_status: 'REFUNDED', salePaymentStatus: 'REFUNDED' },
+      session: 'CANCELLED',
+      attempt: { status: 'REFUNDED', provider_action: 'REFUND' },
+      reservations: ['RELEASED'],
+    });
+    expect(await s.stock()).toBe(1);
+    expect(await emailTypesOf(s.organizationId)).not.toContain('ORDER_CONFIRMATION');
+    expect(await runPaymentActions(handle.db, { payments, at: clock.now() })).toMatchObject({ done: 1 });
+    expect(payments.refunds.map((call) => call.idempotencyKey)).toEqual([`${paid.attemptId}:refund`]);
+    expect(payments.cancels).toEqual([]);
+    expect((await auditsOf(s.organizationId, paid.orderId)).map((row) => row.action)).toEqual([
+      'order.payment_refunded',
+      'order.payment_refund_issued',
+    ]);
+  });
+
+  it('takes a failure as the cancellation: stock back, session cancelled, intent cancel owed; a later success is refunded', async () => {
+    const s = await createCheckoutShop(handle.db, clock, { stock: 1 });
+    const payments = createFakePaymentProvider();
+    const paid = await awaitingPayment(s, payments);
+    await cancelledByAnEarlierRelease(s.organizationId, paid.orderId);
+
+    expect(await settle(paid.intentId, 'payment_intent.payment_failed')).toMatchObject({ outcome: 'failed' });
+    expect(await stateOf(s.organizationId, paid.orderId)).toMatchObject({
+      order: { status: 'CANCELLED', payment_status: 'FAILED' },
+      session: 'CANCELLED',
+      attempt: { status: 'CANCELLED', provider_action: 'CANCEL' },
+      reservations: ['RELEASED'],
+    });
+    expect(await s.stock()).toBe(1);
+
+    expect(await settle(paid.intentId, 'payment_intent.succeeded')).toMatchObject({ outcome: 'refunded' });
+    expect(await runPaymentActions(handle.db, { payments, at: clock.now() })).toMatchObject({ done: 1 });
+    expect(payments.refunds).toHaveLength(1);
+    expect(await s.stock()).toBe(1);
+    expect((await stateOf(s.organizationId, paid.orderId)).order.payment_status).toBe('REFUNDED');
+  });
+
+  it('refuses payment-session with 409 INVALID_STATE_TRANSITION, awaiting payment or after a failure, a replayed key included', async () => {
+    const s = await createCheckoutShop(handle.db, clock, { stock: 2 });
+    const payments = createFakePaymentProvider();
+    const scope = { at: clock.now(), email: CHECKOUT_EMAIL_CONFIG };
+    const key = 'old-cancel-replay-0123456789';
+    const awaiting = await awaitingPayment(s, payments, key);
+    await cancelledByAnEarlierRelease(s.organizationId, awaiting.orderId);
+    // The old shape after a failed payment: the session free to retry, the order cancelled.
+    const failed = await awaitingPayment(s, payments);
+    await settle(failed.intentId, 'payment_intent.payment_failed');
+    await cancelledByAnEarlierRelease(s.organizationId, failed.orderId);
+    const callsBefore = payments.calls.length;
+
+    for (const input of [
+      { token: awaiting.token },
+      { token: awaiting.token, idempotencyKey: key },
+      { token: failed.token },
+    ]) {
+      const refused = await failureOf(createPaymentSession(handle.db, payments, scope, input));
+      expect(refused.code).toBe('INVALID_STATE_TRANSITION');
+    }
+    expect(payments.calls).toHaveLength(callsBefore);
+    // The failed one's stock was released by its failure and is not taken again.
+    expect((await stateOf(s.organizationId, failed.orderId)).reservations).toEqual(['RELEASED']);
+    expect((await stateOf(s.organizationId, failed.orderId)).session).toBe('PAYMENT_FAILED');
+  });
+});
+
+describe('the processor call owed after a cancellation', () => {
+  it('refunds at once when the processor refuses to cancel because the payment succeeded, webhook or not', async () => {
+    const s = await createCheckoutShop(handle.db, clock, { stock: 1 });
+    const payments = createFakePaymentProvider();
+    const paid = await awaitingPayment(s, payments);
+    payments.cancelResult = { outcome: 'not_cancelable', intentStatus: 'succeeded' };
+
+    const order = await cancel(s, paid.orderId, payments);
+
+    expect(order.status).toBe('CANCELLED');
+    expect(payments.refunds.map((call) => [call.intentId, call.idempotencyKey])).toEqual([
+      [paid.intentId, `${paid.attemptId}:refund`],
+    ]);
+    expect(await stateOf(s.organizationId, paid.orderId)).toMatchObject({
+      order: { status: 'CANCELLED', payment_status: 'REFUNDED', salePaymentStatus: 'REFUNDED' },
+      attempt: { status: 'REFUNDED', provider_action: null, refund_id: `re_${paid.attemptId}:refund` },
+      reservations: ['RELEASED'],
+    });
+    const audits = await auditsOf(s.organizationId, paid.orderId);
+    expect(audits.map((row) => row.action)).toEqual([
+      'order.status_changed',
+      'order.payment_refunded',
+      'order.payment_refund_issued',
+    ]);
+    expect(audits[1]!.metadata).toMatchObject({ reason: 'ORDER_CANCELLED', intentStatus: 'succeeded' });
+
+    // The success webhook, when it comes after all, changes nothing and refunds nothing more.
+    expect(await settle(paid.intentId, 'payment_intent.succeeded')).toMatchObject({ outcome: 'unchanged' });
+    expect(await runPaymentActions(handle.db, { payments, at: clock.now() })).toMatchObject({ claimed: 0 });
+    expect(payments.refunds).toHaveLength(1);
+    expect(await emailTypesOf(s.organizationId)).not.toContain('ORDER_CONFIRMATION');
+  });
+
+  it('keeps the cancellation owed while the intent is processing', async () => {
+    const s = await createCheckoutShop(handle.db, clock);
+    const payments = createFakePaymentProvider();
+    const paid = await awaitingPayment(s, payments);
+    payments.cancelResult = { outcome: 'not_cancelable', intentStatus: 'processing' };
+
+    await cancel(s, paid.orderId, payments);
+
+    expect((await stateOf(s.organizationId, paid.orderId)).attempt).toMatchObject({
+      status: 'CANCELLED',
+      provider_action: 'CANCEL',
+      provider_action_tries: 1,
+    });
+    payments.cancelResult = { outcome: 'canceled' };
+    clock.advance(paymentActionBackoffMs(0));
+    expect(await runPaymentActions(handle.db, { payments, at: clock.now() })).toMatchObject({ done: 1 });
+    expect((await stateOf(s.organizationId, paid.orderId)).attempt.provider_action).toBeNull();
+  });
+
+  it('never fails a committed cancellation on an unexpected error: logged with ids, left owed', async () => {
+    const s = await createCheckoutShop(handle.db, clock, { stock: 1 });
+    const payments = createFakePaymentProvider();
+    const paid = await awaitingPayment(s, payments);
+    payments.cancelFailWith = new TypeError('customer ada@example.com broke it');
+    const logged: Record<string, unknown>[] = [];
+    const logger = { info: () => {}, error: (fields: Record<string, unknown>) => logged.push(fields) };
+
+    const order = await updateOrderStatus(
+      handle.db,
+      merchant(s),
+      { id: paid.orderId, status: 'CANCELLED' },
+      { payments, email: CHECKOUT_EMAIL_CONFIG, logger },
+    );
+
+    expect(order.status).toBe('CANCELLED');
+    expect(await s.stock()).toBe(1);
+    expect((await stateOf(s.organizationId, paid.orderId)).attempt).toMatchObject({
+      status: 'CANCELLED',
+      provider_action: 'CANCEL',
+    });
+    expect(logged).toEqual([
+      {
+        organizationId: s.organizationId,
+        paymentAttemptId: paid.attemptId,
+        action: 'CANCEL',
+        tries: 1,
+        errorName: 'TypeError',
+      },
+    ]);
+  });
+
+  it('lets a worker run go on with the next row after an unexpected error', async () => {
+    const s = await createCheckoutShop(handle.db, clock);
+    const payments = createFakePaymentProvider();
+    const first = await awaitingPayment(s, payments);
+    const second = await awaitingPayment(s, payments);
+    payments.cancelFailWith = new AppError('PROVIDER_UNAVAILABLE');
+    await cancel(s, first.orderId, payments);
+    await cancel(s, second.orderId, payments);
+    payments.cancelFailWith = undefined;
+    payments.duringCancel = async (intentId) => {
+      if (intentId === first.intentId) throw new RangeError('a bug');
+    };
+    clock.advance(paymentActionBackoffMs(0));
+
+    const run = await runPaymentActions(handle.db, {
+      payments,
+      at: clock.now(),
+      logger: { info() {}, error() {} },
+    });
+
+    // Other tests' rows may be due too (the database is shared): these two are judged by their state.
+    expect(run.failed).toBeGreaterThanOrEqual(1);
+    expect(run.done).toBeGreaterThanOrEqual(1);
+    expect(payments.cancels.map((call) => call.intentId)).toEqual(
+      expect.arrayContaining([first.intentId, second.intentId]),
+    );
+    expect((await stateOf(s.organizationId, first.orderId)).attempt.provider_action).toBe('CANCEL');
+    expect((await stateOf(s.organizationId, second.orderId)).attempt.provider_action).toBeNull();
+  });
+});

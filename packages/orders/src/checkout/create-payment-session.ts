@@ -81,6 +81,7 @@ export async function createPaymentSession(
             .where('id', '=', paymentAttemptId)
             .executeTakeFirstOrThrow();
           const order = await findOrder(claimed, session.organization_id, attempt.order_id);
+          if (order.status === 'CANCELLED') throw orderCancelled();
           return { attempt, orderReference: order.order_reference };
         },
       },
@@ -137,6 +138,8 @@ async function armAttempt(
   if (session.status === 'BOUND') {
     if (session.total_in_cents === 0)
       throw new AppError('INVALID_STATE_TRANSITION', 'The bound total is zero: confirm it with confirm-free');
+    // Before the order is placed: a total the processor cannot take must not hold stock for a payment window.
+    payments.assertChargeable(session.total_in_cents, session.currency);
     const lines = await sessionLines(trx, session);
     const { order } = await placeCheckoutOrder(trx, session, lines, 'AWAITING_PAYMENT', scope.at);
     const created = await trx
@@ -166,6 +169,8 @@ async function armAttempt(
       .where('checkout_session_id', '=', session.id)
       .executeTakeFirstOrThrow();
     let order = await findOrder(trx, session.organization_id, attempt.order_id);
+    // Cancelled before cancelling took the payment back (its session and attempt still await payment).
+    if (order.status === 'CANCELLED') throw orderCancelled();
     if (session.status === 'PAYMENT_FAILED') {
       await reserveStock(trx, stockScope, await sessionLines(trx, session).then(toStockLines));
       order = await setOrderPaymentStatus(trx, order, 'AWAITING_PAYMENT', scope.at);

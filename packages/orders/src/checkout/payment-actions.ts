@@ -4,6 +4,7 @@ import type { PaymentProvider } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { intentRequestOf } from './create-payment-session.ts';
 import type { CheckoutMaintenanceLogger } from './maintenance.ts';
+import { refundAfterCancel } from './settle-payment-event.ts';
 
 export interface PaymentActionOptions {
   payments: PaymentProvider;
@@ -59,14 +60,27 @@ export function paymentActionBackoffMs(tries: number): number {
  * 3. The attempt owes nothing more, unless the change it owed was replaced
  *    meanwhile (a cancellation overtaken by a payment that must be refunded).
  *
- * A processor failure is counted and logged, and the call stays owed.
+ * A processor failure is counted and logged, and the call stays owed. So is
+ * any other failure (logged with ids only): this never throws, so a request
+ * whose change committed never fails on its after-commit call, and a worker
+ * run goes on with the next row. A cancellation refused because the intent
+ * succeeded is replaced by the refund, made in the same run (the webhook may
+ * never come); one refused because the intent is processing stays owed.
  */
 export async function runPaymentActions(
   db: Kysely<Database>,
   options: PaymentActionOptions,
 ): Promise<PaymentActionsRun> {
-  const claims = await claimPaymentActions(db, options);
+  let claims: ClaimedAction[];
+  try {
+    claims = await claimPaymentActions(db, options);
+  } catch (error) {
+    // Nothing was claimed: whatever is owed stays owed for a later run.
+    options.logger?.error({ ...options.only, errorName: errorNameOf(error) }, 'payment actions not claimed');
+    return { claimed: 0, done: 0, failed: 0 };
+  }
   const run: PaymentActionsRun = { claimed: claims.length, done: 0, failed: 0 };
+  const refundsOwed: { organizationId: string; paymentAttemptId: string }[] = [];
   for (const claim of claims) {
     const ids = {
       organizationId: claim.organizationId,
@@ -74,16 +88,95 @@ export async function runPaymentActions(
       action: claim.action,
       tries: claim.tries + 1,
     };
-    let outcome: { intentId: string; refundId: string | null; result: string };
+    let outcome: ActionOutcome;
     try {
       outcome = await performAction(options.payments, claim);
+      if (outcome.result === 'retry') {
+        run.failed += 1;
+        options.logger?.info(ids, 'payment intent is processing; its cancellation is retried later');
+        continue;
+      }
+      const refundOwed = await clearAction(db, claim, outcome, options.at);
+      if (refundOwed)
+        refundsOwed.push({ organizationId: claim.organizationId, paymentAttemptId: claim.paymentAttemptId });
     } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+      // The call stays owed (its next try is already set by the claim), and the next one is made.
       run.failed += 1;
-      options.logger?.error({ ...ids, code: error.code, err: error }, 'payment action failed; retried later');
+      if (error instanceof AppError)
+        options.logger?.error(
+          { ...ids, code: error.code, err: error },
+          'payment action failed; retried later',
+        );
+      else
+        options.logger?.error(
+          { ...ids, errorName: errorNameOf(error) },
+          'payment action failed; retried later',
+        );
       continue;
     }
-    await inTransaction(db, async (trx) => {
+    run.done += 1;
+    options.logger?.info({ ...ids, result: outcome.result }, 'payment action done');
+  }
+  // A cancellation refused because the payment succeeded: its refund is made now, not left to the webhook.
+  for (const only of refundsOwed) {
+    const refunded = await runPaymentActions(db, { ...options, only });
+    run.claimed += refunded.claimed;
+    run.done += refunded.done;
+    run.failed += refunded.failed;
+  }
+  return run;
+}
+
+type ActionOutcome = {
+  intentId: string;
+  refundId: string | null;
+  /** `retry`: the intent is processing, neither cancelable nor settled; the cancellation stays owed. */
+  result: string;
+  /** The cancellation was refused because the intent succeeded: the payment must be refunded. */
+  succeeded?: boolean;
+};
+
+const errorNameOf = (error: unknown) => (error instanceof Error ? error.name : typeof error);
+
+/**
+ * Step 3: the attempt owes nothing more, unless the change it owed was
+ * replaced meanwhile. A cancellation refused because the intent succeeded is
+ * replaced here by the refund (recorded as a late payment's is); answers
+ * whether it was.
+ */
+async function clearAction(
+  db: Kysely<Database>,
+  claim: ClaimedAction,
+  outcome: ActionOutcome,
+  at: Date,
+): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    if (outcome.succeeded) {
+      // Still the cancelled attempt owing this cancellation: the webhook did not settle it meanwhile.
+      const owing = await trx
+        .selectFrom('payment_attempts')
+        .selectAll()
+        .where('organization_id', '=', claim.organizationId)
+        .where('id', '=', claim.paymentAttemptId)
+        .where('status', '=', 'CANCELLED')
+        .where('provider_action', '=', 'CANCEL')
+        .forUpdate()
+        .executeTakeFirst();
+      if (owing) {
+        await trx
+          .updateTable('payment_attempts')
+          .set((eb) => ({ intent_id: eb.fn.coalesce('intent_id', eb.val(outcome.intentId)) }))
+          .where('organization_id', '=', owing.organization_id)
+          .where('id', '=', owing.id)
+          .execute();
+        await refundAfterCancel(trx, owing, at, {
+          source: 'PROVIDER_INTENT_STATUS',
+          intentStatus: 'succeeded',
+        });
+        return true;
+      }
+    }
+    {
       const cleared = await trx
         .updateTable('payment_attempts')
         .set((eb) => ({
@@ -91,7 +184,7 @@ export async function runPaymentActions(
           provider_action_due_at: null,
           refund_id: outcome.refundId ?? eb.ref('refund_id'),
           intent_id: eb.fn.coalesce('intent_id', eb.val(outcome.intentId)),
-          updated_at: options.at,
+          updated_at: at,
         }))
         .where('organization_id', '=', claim.organizationId)
         .where('id', '=', claim.paymentAttemptId)
@@ -110,14 +203,12 @@ export async function runPaymentActions(
             refundId: outcome.refundId,
             result: outcome.result,
           },
-          at: options.at,
+          at,
         });
       }
-    });
-    run.done += 1;
-    options.logger?.info({ ...ids, result: outcome.result }, 'payment action done');
-  }
-  return run;
+    }
+    return false;
+  });
 }
 
 async function claimPaymentActions(
@@ -174,10 +265,7 @@ async function claimPaymentActions(
   });
 }
 
-async function performAction(
-  payments: PaymentProvider,
-  claim: ClaimedAction,
-): Promise<{ intentId: string; refundId: string | null; result: string }> {
+async function performAction(payments: PaymentProvider, claim: ClaimedAction): Promise<ActionOutcome> {
   const intentId =
     claim.intentId ?? (await payments.createPaymentIntent(intentRequestOf(claim.attempt))).intentId;
   if (claim.action === 'CANCEL') {
@@ -185,7 +273,12 @@ async function performAction(
       // A key per try: the processor replays a key's first answer, a failure included.
       idempotencyKey: `${claim.paymentAttemptId}:cancel-order:${claim.tries}`,
     });
-    // Not cancelable: it succeeded or is processing, and the webhook settles it (a success is refunded).
+    if (cancelled.outcome === 'canceled') return { intentId, refundId: null, result: cancelled.outcome };
+    // Not cancelable because it succeeded: refunded, whether or not its webhook ever arrives.
+    if (cancelled.intentStatus === 'succeeded')
+      return { intentId, refundId: null, result: cancelled.outcome, succeeded: true };
+    // Processing: it ends succeeded (refunded at a later try) or payable again (cancelled at a later try).
+    if (cancelled.intentStatus === 'processing') return { intentId, refundId: null, result: 'retry' };
     return { intentId, refundId: null, result: cancelled.outcome };
   }
   const refunded = await payments.refundPayment(intentId, {

@@ -3,6 +3,7 @@ import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { PaymentWebhookEvent } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { findOrder } from '../orders/order-read.ts';
+import { cancelUnpaidCheckoutPayment } from './cancel-checkout-payment.ts';
 import { completeSession, moveSession } from './complete-session.ts';
 import { confirmCheckoutOrder, setOrderPaymentStatus } from './place-order.ts';
 import { lockSessionAndAttempt, sessionLines } from './session-store.ts';
@@ -61,7 +62,11 @@ export type SettlementOutcome =
  * record and the order become REFUNDED, the full refund is owed to the
  * processor (made after the commit and retried by the worker), the change is
  * audited as `order.payment_refunded`; no stock is taken and no confirmation
- * is sent. A failure for it changes nothing.
+ * is sent. A failure for it changes nothing. The order's status is judged
+ * too: an order CANCELLED whose attempt still awaits payment (cancelled by
+ * an earlier release, which changed only the status) has its payment taken
+ * back first as `cancelUnpaidCheckoutPayment` does, then a success is
+ * refunded the same way, and a failure answers `failed`.
  *
  * Idempotent by state: a replay, a failure after success and an unknown
  * intent change nothing. The session row is locked, then the attempt (the
@@ -94,7 +99,24 @@ export async function settlePaymentEvent(
     return { outcome: 'unchanged', ...ids };
   if (attempt.status === 'CANCELLED') {
     if (!isSuccess) return { outcome: 'unchanged', ...ids };
-    await refundAfterCancel(trx, attempt, event, options.at);
+    await refundAfterCancel(trx, attempt, options.at, {
+      eventId: event.id,
+      amountInCents: event.amountInCents,
+      currency: event.currency,
+    });
+    return { outcome: 'refunded', ...ids, paymentAttemptId: attempt.id };
+  }
+  const order = await findOrder(trx, attempt.organization_id, attempt.order_id, 'update');
+  if (order.status === 'CANCELLED') {
+    // Cancelled by an earlier release, which changed only the order's status: its payment is taken
+    // back now as a cancellation does (stock released, session and attempt CANCELLED, intent cancel owed).
+    await cancelUnpaidCheckoutPayment(trx, { order, checkout: { session, attempt } }, options);
+    if (!isSuccess) return { outcome: 'failed', ...ids };
+    await refundAfterCancel(trx, attempt, options.at, {
+      eventId: event.id,
+      amountInCents: event.amountInCents,
+      currency: event.currency,
+    });
     return { outcome: 'refunded', ...ids, paymentAttemptId: attempt.id };
   }
   if (isSuccess && (event.amountInCents !== attempt.amount_in_cents || event.currency !== attempt.currency)) {
@@ -107,7 +129,6 @@ export async function settlePaymentEvent(
     .where('organization_id', '=', attempt.organization_id)
     .where('id', '=', attempt.id)
     .execute();
-  const order = await findOrder(trx, attempt.organization_id, attempt.order_id, 'update');
   const stockScope = {
     organizationId: attempt.organization_id,
     checkoutSessionId: session.id,
@@ -137,12 +158,16 @@ export async function settlePaymentEvent(
   return { outcome: 'paid', ...ids };
 }
 
-/** The success of a cancelled order's intent: REFUNDED, the refund owed, audited. */
-async function refundAfterCancel(
+/**
+ * The success of a cancelled order's intent (its webhook, or the processor's
+ * refusal to cancel it): REFUNDED, the refund owed, audited with `metadata`.
+ * The caller holds the attempt's lock.
+ */
+export async function refundAfterCancel(
   trx: Kysely<Database>,
-  attempt: PaymentAttempt,
-  event: PaymentWebhookEvent,
+  attempt: Pick<PaymentAttempt, 'organization_id' | 'id' | 'order_id'>,
   at: Date,
+  metadata: Record<string, string | number | null>,
 ): Promise<void> {
   await trx
     .updateTable('payment_attempts')
@@ -167,9 +192,7 @@ async function refundAfterCancel(
     metadata: {
       reason: 'ORDER_CANCELLED',
       paymentAttemptId: attempt.id,
-      eventId: event.id,
-      amountInCents: event.amountInCents,
-      currency: event.currency,
+      ...metadata,
     },
     at,
   });

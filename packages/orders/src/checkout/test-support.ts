@@ -35,8 +35,8 @@ export interface FakePaymentProvider extends PaymentProvider {
   cancels: ({ intentId: string } & CancelPaymentIntentOptions)[];
   /** What the next cancellations answer (`canceled` unless a test says otherwise). */
   cancelResult: CancelPaymentIntentResult;
-  /** Makes the next cancellations throw. */
-  cancelFailWith: AppError | undefined;
+  /** Makes the next cancellations throw (an AppError: the processor refusing; another error: a bug). */
+  cancelFailWith: Error | undefined;
   /** Run during each cancellation, before it answers: what happens while the call is in flight. */
   duringCancel: (intentId: string) => Promise<void>;
   refunds: ({ intentId: string } & RefundPaymentOptions)[];
@@ -47,6 +47,7 @@ export interface FakePaymentProvider extends PaymentProvider {
 export function createFakePaymentProvider(): FakePaymentProvider {
   const provider: FakePaymentProvider = {
     kind: 'sandbox',
+    assertChargeable() {},
     calls: [],
     intents: new Map(),
     failWith: undefined,

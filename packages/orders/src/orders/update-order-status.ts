@@ -4,6 +4,7 @@ import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { PaymentProvider } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { cancelUnpaidCheckoutPayment, lockOrderWithPayment } from '../checkout/cancel-checkout-payment.ts';
+import type { CheckoutMaintenanceLogger } from '../checkout/maintenance.ts';
 import { runPaymentActions } from '../checkout/payment-actions.ts';
 import { readOrder } from './order-read.ts';
 import type { OrderRead, OrderWriteContext, UpdateOrderStatusInput } from './schemas.ts';
@@ -14,6 +15,8 @@ export interface OrderStatusEffects {
   payments: PaymentProvider;
   /** For the BACK_IN_STOCK emails of the stock a cancellation gives back. */
   email: CustomerEmailConfig;
+  /** Where a failure of the call after the commit is logged (ids only); the worker makes the call later. */
+  logger?: CheckoutMaintenanceLogger;
 }
 
 /**
@@ -67,6 +70,13 @@ export async function updateOrderStatus(
     });
     return { read: await readOrder(trx, ctx.organizationId, updated), owedCall: owed };
   });
-  if (owedCall) await runPaymentActions(db, { payments: effects.payments, at: ctx.at, only: owedCall });
+  // Never fails the committed change: what it cannot do stays owed for the worker.
+  if (owedCall)
+    await runPaymentActions(db, {
+      payments: effects.payments,
+      at: ctx.at,
+      only: owedCall,
+      ...(effects.logger ? { logger: effects.logger } : {}),
+    });
   return read;
 }

@@ -104,6 +104,7 @@ export const merchantOrdersRouter = router({
       updateOrderStatus(ctx.db, writeContext(ctx), input, {
         payments: ctx.services.payments,
         email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+        ...(ctx.services.logger ? { logger: ctx.services.logger } : {}),
       }),
     ),
 
