@@ -10,7 +10,7 @@ import { AppError, newId } from '@commerce/core';
 import { runPaymentActions, settlePaymentEvent } from '@commerce/orders';
 import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { type Context, Hono } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
@@ -98,21 +98,25 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
 
   mountCors(app, deps);
 
-  const limitBody = bodyLimit({
-    maxSize: deps.config.maxBodyBytes,
-    onError: () => {
-      throw new AppError(
-        'PAYLOAD_TOO_LARGE',
-        `The request body is larger than ${deps.config.maxBodyBytes} bytes`,
-      );
-    },
-  });
+  const tooLarge = () =>
+    new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${deps.config.maxBodyBytes} bytes`);
   // Asking a request for its body makes @hono/node-server build the full Fetch Request; requests
   // that carry no body skip the check, which keeps that cost off every read.
-  const limitBodyWhenPresent: typeof limitBody = (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next);
-  app.use('/api/*', limitBodyWhenPresent);
-  app.use('/trpc/*', limitBodyWhenPresent);
+  const whenBodyPresent =
+    (limit: MiddlewareHandler<GatewayEnv>): MiddlewareHandler<GatewayEnv> =>
+    (c, next) =>
+      c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next);
+  app.use(
+    '/api/*',
+    whenBodyPresent(
+      bodyLimit({
+        maxSize: deps.config.maxBodyBytes,
+        onError: () => {
+          throw tooLarge();
+        },
+      }),
+    ),
+  );
 
   app.get('/healthz', (c) => {
     c.set('route', 'GET /healthz');
@@ -186,10 +190,12 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       ),
   });
 
-  app.all('/trpc/*', async (c) => {
+  /**
+   * Hands a /trpc request to tRPC. Refused input (`refused`) answers in tRPC's shape, for every call
+   * of the request, through the context: the error formatter gives it the contract's code and status.
+   */
+  const answerTrpc = (c: Context<GatewayEnv>, request: Request, refused: AppError | undefined) => {
     c.set('route', `${c.req.method} /trpc`);
-    // Refused input answers in tRPC's shape, for every call of the request, through the context.
-    const { request, refused } = await guardTrpcRequest(c.req.raw);
     // The procedures' response headers (Set-Cookie of a sign-in, Location …) go out as on REST.
     let context: ApiContext | undefined;
     return fetchRequestHandler({
@@ -229,6 +235,25 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
           logger.error({ requestId: c.get('requestId'), err: error }, 'unexpected error');
       },
     });
+  };
+  // An oversized body is refused in tRPC's shape too (413), its calls answered without reading it on.
+  app.use(
+    '/trpc/*',
+    whenBodyPresent(
+      bodyLimit({
+        maxSize: deps.config.maxBodyBytes,
+        onError: (c) => {
+          const headers = new Headers(c.req.raw.headers);
+          headers.delete('content-length');
+          headers.delete('transfer-encoding');
+          return answerTrpc(c, new Request(c.req.url, { method: c.req.method, headers }), tooLarge());
+        },
+      }),
+    ),
+  );
+  app.all('/trpc/*', async (c) => {
+    const { request, refused } = await guardTrpcRequest(c.req.raw);
+    return answerTrpc(c, request, refused);
   });
 
   app.notFound((c) => renderError(c, AppError.notFound('Route not found')));

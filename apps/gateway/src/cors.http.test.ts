@@ -1,3 +1,4 @@
+import { signInForTest } from '@commerce/customers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness.ts';
 
@@ -189,7 +190,7 @@ describe('CORS without ADMIN_APP_ORIGIN, and with a hosted URL per tenant', () =
   it('opens the merchant surface to no origin, and derives the hosted origin from {orgSlug}', async () => {
     const bare = await createHarness({ env: { HOSTED_CHECKOUT_URL: 'https://{orgSlug}.shops.example' } });
     try {
-      await bare.provision('acme', 'owner@acme.test');
+      const acme = await bare.provision('acme', 'owner@acme.test');
       for (const origin of [ADMIN, 'http://localhost:3000']) {
         const response = await bare.app.request('/api/v1/merchant/settings', {
           method: 'OPTIONS',
@@ -207,6 +208,20 @@ describe('CORS without ADMIN_APP_ORIGIN, and with a hosted URL per tenant', () =
       expect(
         (await read('https://other.shops.example')).headers.get('access-control-allow-origin'),
       ).toBeNull();
+
+      // The customer procedures' origin check allows the same hosted origin: a cookie logout from the
+      // tenant's hosted app passes, one from another tenant's hosted app is 403.
+      const logout = async (origin: string) => {
+        const session = await signInForTest(bare.database.db, acme.id, 'ada@example.com', bare.clock.now());
+        return bare.app.request('/api/v1/customer/auth/logout', {
+          method: 'POST',
+          headers: { origin, 'x-organization-slug': 'acme', cookie: `__Host-session=${session.token}` },
+        });
+      };
+      const allowed = await logout('https://acme.shops.example');
+      expect(allowed.status).toBe(200);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://acme.shops.example');
+      expect((await logout('https://other.shops.example')).status).toBe(403);
     } finally {
       await bare.close();
     }

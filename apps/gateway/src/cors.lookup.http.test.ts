@@ -1,4 +1,5 @@
 import * as admin from '@commerce/admin';
+import { signInForTest } from '@commerce/customers/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../test/harness.ts';
 
@@ -9,13 +10,15 @@ vi.mock('@commerce/admin', async (importOriginal) => {
     ...actual,
     findTenantBySlug: vi.fn(actual.findTenantBySlug),
     findTenantWithOriginsBySlug: vi.fn(actual.findTenantWithOriginsBySlug),
+    getSettings: vi.fn(actual.getSettings),
   };
 });
 
 let h: Harness;
+let organizationId: string;
 beforeAll(async () => {
   h = await createHarness({ env: { HOSTED_CHECKOUT_URL: 'https://checkout.example' } });
-  await h.provision('lookups', 'owner@lookups.test');
+  organizationId = (await h.provision('lookups', 'owner@lookups.test')).id;
 });
 afterAll(async () => {
   await h.close();
@@ -23,6 +26,7 @@ afterAll(async () => {
 beforeEach(() => {
   vi.mocked(admin.findTenantBySlug).mockClear();
   vi.mocked(admin.findTenantWithOriginsBySlug).mockClear();
+  vi.mocked(admin.getSettings).mockClear();
 });
 
 const read = (headers: Record<string, string>) =>
@@ -41,5 +45,21 @@ describe('the tenant lookup of a cross-origin request', () => {
     expect((await read({})).status).toBe(200);
     expect(admin.findTenantBySlug).toHaveBeenCalledTimes(1);
     expect(admin.findTenantWithOriginsBySlug).not.toHaveBeenCalled();
+  });
+
+  it("gives a cookie change's origin check the origins read with the tenant, with no settings read", async () => {
+    const session = await signInForTest(h.database.db, organizationId, 'ada@example.com', h.clock.now());
+    const response = await h.app.request('/api/v1/customer/auth/logout', {
+      method: 'POST',
+      headers: {
+        origin: 'https://checkout.example',
+        'x-organization-slug': 'lookups',
+        cookie: `__Host-session=${session.token}`,
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(admin.findTenantWithOriginsBySlug).toHaveBeenCalledTimes(1);
+    expect(admin.findTenantBySlug).not.toHaveBeenCalled();
+    expect(admin.getSettings).not.toHaveBeenCalled();
   });
 });

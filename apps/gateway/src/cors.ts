@@ -1,5 +1,5 @@
 import { findTenantWithOriginsBySlug } from '@commerce/admin';
-import type { ApiDeps } from '@commerce/api';
+import { type ApiDeps, hostedAppOrigin, httpOrigin } from '@commerce/api';
 import type { Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { GatewayEnv } from './env.ts';
@@ -17,23 +17,6 @@ export const CORS_EXPOSED_HEADERS = ['x-request-id', 'Retry-After', 'idempotent-
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** How long a browser may reuse a preflight's answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
-
-/** The serialized origin of an http(s) URL, or undefined (a browser's `Origin: null`, garbage). */
-function httpOrigin(value: string): string | undefined {
-  if (!URL.canParse(value)) return undefined;
-  const url = new URL(value);
-  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
-}
-
-/**
- * The hosted app's origin for a tenant: HOSTED_CHECKOUT_URL's, with `{orgSlug}` replaced by the
- * tenant's slug (CONTRACT.md section 10). Without a tenant, only a URL without `{orgSlug}` names one.
- */
-export function hostedAppOrigin(hostedCheckoutUrl: string, slug: string | undefined): string | undefined {
-  if (hostedCheckoutUrl.includes('{orgSlug}'))
-    return slug === undefined ? undefined : httpOrigin(hostedCheckoutUrl.replaceAll('{orgSlug}', slug));
-  return httpOrigin(hostedCheckoutUrl);
-}
 
 /**
  * CORS for the three tenant surfaces, with Hono's `cors`.

@@ -24,13 +24,18 @@ export function mountDocs(app: Hono<GatewayEnv>, document: object): void {
     pageTitle: 'Commerce API reference',
   });
   // The page is the same for every request: rendered once, with a policy that runs only its own
-  // scripts (the bundle from this origin and the inline start-up script, by hash).
+  // scripts (the bundle from this origin and the inline start-up script, by hash). A failed render
+  // is forgotten, so the next request renders again rather than failing until a restart.
   let page: Promise<{ html: string; policy: string }> | undefined;
   app.get('/api/v1/docs', async (c, next) => {
     c.set('route', 'GET /api/v1/docs');
     page ??= Promise.resolve(reference(c, next))
       .then((response) => (response as Response).text())
-      .then((html) => ({ html, policy: docsPolicy(html) }));
+      .then((html) => ({ html, policy: docsPolicy(html) }))
+      .catch((error: unknown) => {
+        page = undefined;
+        throw error;
+      });
     const { html, policy } = await page;
     return c.html(html, 200, { 'content-security-policy': policy });
   });

@@ -1,4 +1,4 @@
-import type { Tenant } from '@commerce/admin';
+import type { TenantWithOrigins } from '@commerce/admin';
 import type { RequestObservations } from '@commerce/api';
 
 /** Per-request values the gateway's middleware shares with its routes. */
@@ -9,6 +9,6 @@ export interface GatewayEnv {
     route: string | undefined;
     observed: RequestObservations;
     /** The organization of `x-organization-slug`, when CORS already looked it up (see cors.ts). */
-    tenant: Tenant | undefined;
+    tenant: TenantWithOrigins | undefined;
   };
 }

@@ -125,6 +125,44 @@ describe('gateway error paths', () => {
     expect((await errorOf(response)).code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  it("refuses an oversized /trpc body with 413 in tRPC's error shape, one error per batched call", async () => {
+    const body = JSON.stringify({ quantity: 1, pad: 'x'.repeat(4096) });
+    const single = await h.app.request('/trpc/test.echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(body.length) },
+      body,
+    });
+    expect(single.status).toBe(413);
+    expect(await single.json()).toEqual({
+      error: {
+        message: 'The request body is larger than 2048 bytes',
+        code: -32013,
+        data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413, path: 'test.echo', appCode: 'PAYLOAD_TOO_LARGE' },
+      },
+    });
+
+    const chunk = new TextEncoder().encode('x'.repeat(1024));
+    let sent = 0;
+    const streamed = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 8) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const batch = await h.app.request('/trpc/test.echo,test.echo?batch=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamed,
+      duplex: 'half',
+    } as RequestInit);
+    expect(batch.status).toBe(413);
+    const errors = (await batch.json()) as { error: { data: { appCode: string; httpStatus: number } } }[];
+    expect(errors.map((entry) => [entry.error.data.appCode, entry.error.data.httpStatus])).toEqual([
+      ['PAYLOAD_TOO_LARGE', 413],
+      ['PAYLOAD_TOO_LARGE', 413],
+    ]);
+  });
+
   it('turns a thrown exception into 500 INTERNAL_ERROR without leaking it', async () => {
     const response = await h.app.request('/api/v1/test/boom');
     expect(response.status).toBe(500);

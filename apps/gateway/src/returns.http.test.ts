@@ -122,7 +122,9 @@ async function completedOrder(fixture: RoleFixture = shop, status = 'COMPLETED')
     }),
     201,
   );
-  const path = { PENDING: [], COMPLETED: ['CONFIRMED', 'PROCESSING', 'COMPLETED'] }[status as 'PENDING'];
+  const path = { PENDING: [], CONFIRMED: ['CONFIRMED'], COMPLETED: ['CONFIRMED', 'PROCESSING', 'COMPLETED'] }[
+    status as 'PENDING'
+  ];
   for (const next of path)
     await ok(await ownerCall(fixture, 'PATCH', `/merchant/orders/${order.id}/status`, { status: next }), 200);
   return order;
@@ -267,13 +269,33 @@ describe('customer returns', () => {
   });
 
   it('refuses an order that is not completed', async () => {
-    const pending = await completedOrder(shop, 'PENDING');
+    const confirmed = await completedOrder(shop, 'CONFIRMED');
     const notYet = await expectError(
-      await customerCall(ada, 'POST', returnsPath(pending), teeLine(pending)),
+      await customerCall(ada, 'POST', returnsPath(confirmed), teeLine(confirmed)),
       409,
       'RETURN_NOT_ELIGIBLE',
     );
     expect(notYet.details).toEqual({ reason: 'ORDER_NOT_COMPLETED', windowEndsAt: null });
+  });
+
+  it('answers 404 on every returns route for a legacy order the merchant has not confirmed, as the account does', async () => {
+    const pending = await completedOrder(shop, 'PENDING');
+    await expectError(
+      await customerCall(ada, 'GET', `/customer/account/orders/by-reference/${pending.orderReference}`),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectError(
+      await customerCall(ada, 'POST', returnsPath(pending), teeLine(pending)),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectError(await customerCall(ada, 'GET', returnsPath(pending)), 404, 'RESOURCE_NOT_FOUND');
+    await expectError(
+      await customerCall(ada, 'POST', actionsPath(pending), { purpose: 'RETURN_REQUEST' }),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
   });
 
   it('validates the body: no customer email, known reasons, positive quantities', async () => {

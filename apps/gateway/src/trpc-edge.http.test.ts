@@ -117,6 +117,26 @@ describe('/trpc at the edge', () => {
     expect((await trpcError(response)).data.details?.issues?.[0]?.path).toBe('name');
   });
 
+  it("refuses a body or a procedure path that is not UTF-8 in tRPC's shape, not the REST envelope", async () => {
+    const body = await h.app.request('/trpc/merchant.auth.updateProfile', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${memberToken}`, 'content-type': 'application/json' },
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+    });
+    expect(body.status).toBe(400);
+    expect(await trpcError(body)).toMatchObject({
+      code: -32600,
+      data: {
+        code: 'BAD_REQUEST',
+        appCode: 'VALIDATION_FAILED',
+        details: { issues: [{ path: 'body', message: 'is not UTF-8 text' }] },
+      },
+    });
+    const path = await h.app.request('/trpc/public.organization.get%FF', { headers: tenant });
+    expect(path.status).toBe(400);
+    expect(await trpcError(path)).toMatchObject({ code: -32600, data: { appCode: 'VALIDATION_FAILED' } });
+  });
+
   it('refuses an 8,000-deep body with 400 before anything recurses', async () => {
     const response = await h.app.request('/trpc/merchant.auth.updateProfile', {
       method: 'POST',

@@ -1,4 +1,4 @@
-import type { Tenant } from '@commerce/admin';
+import type { Tenant, TenantWithOrigins } from '@commerce/admin';
 import type { MerchantTokenVerifier } from '@commerce/auth';
 import type { Clock, Config } from '@commerce/core';
 import type { Database } from '@commerce/db';
@@ -38,9 +38,10 @@ export interface RequestInfo {
   surface: 'rest' | 'trpc';
   /**
    * The organization of `x-organization-slug` when the gateway already looked it up for this
-   * request (to answer a cross-origin request's CORS); tenant procedures reuse it.
+   * request (to answer a cross-origin request's CORS), with its allowed origins; tenant procedures
+   * reuse it, and the customer procedures' origin check its origins.
    */
-  tenant?: Tenant | undefined;
+  tenant?: TenantWithOrigins | undefined;
 }
 
 /** Facts a procedure learns that the gateway logs (never secrets or customer data). */

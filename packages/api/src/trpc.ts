@@ -15,6 +15,7 @@ import { initTRPC } from '@trpc/server';
 import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { ApiContext, CustomerIdentity } from './context.ts';
 import { toAppError } from './errors.ts';
+import { hostedAppOrigin } from './hosted-origin.ts';
 import type { ApiMeta, RateLimitName } from './meta.ts';
 
 /** The JSON-RPC key whose HTTP status is the contract code's (every status of the error table has one). */
@@ -159,7 +160,7 @@ function originOf(value: string): string | undefined {
  * cookie and was renewed gets its cookie again. Cookie-authenticated
  * mutations must come from an allowed origin (CSRF defence beside
  * SameSite=Lax): the tenant's `apiSettings.allowedOrigins` or the hosted
- * surface (HOSTED_CHECKOUT_URL); otherwise 403. Bearer calls carry no ambient
+ * app's origin for the tenant (`hostedAppOrigin`, as CORS); otherwise 403. Bearer calls carry no ambient
  * credential, so they need no origin check.
  */
 const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
@@ -175,11 +176,13 @@ const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
 
   if (viaCookie && type === 'mutation') {
     const origin = originOf(ctx.request.headers.get('origin') ?? '');
-    const settings = await getSettings(ctx.db, tenant.organizationId, at);
-    const allowed = new Set([
-      ...(settings.apiSettings.allowedOrigins ?? []),
-      originOf(ctx.config.hostedCheckoutUrl),
-    ]);
+    // The origins CORS read with the tenant, when it did; else the tenant's settings.
+    const known = ctx.request.tenant;
+    const allowedOrigins =
+      known?.organizationId === tenant.organizationId
+        ? known.allowedOrigins
+        : ((await getSettings(ctx.db, tenant.organizationId, at)).apiSettings.allowedOrigins ?? []);
+    const allowed = new Set([...allowedOrigins, hostedAppOrigin(ctx.config.hostedCheckoutUrl, tenant.slug)]);
     if (origin === undefined || !allowed.has(origin))
       throw new AppError('FORBIDDEN', 'The request origin is not allowed for cookie-authenticated changes');
   }

@@ -148,6 +148,32 @@ describe('held units per client', () => {
     });
     expect(JSON.stringify(error.details)).not.toContain('available');
   });
+
+  it("names a short line by the client's index of its first line when the cart merged duplicates", async () => {
+    const s = await shop(1);
+    const created = await createCheckoutSession(handle.db, s.createScope(), {
+      lines: [
+        { itemId: s.plainItemId, quantity: 1 },
+        { itemId: s.plainItemId, quantity: 1 },
+        limitedLine(s, 2),
+      ],
+      email: 'ada@example.com',
+      customerName: 'Ada Lovelace',
+      shippingCountry: 'US',
+    });
+    expect(created.lines).toHaveLength(2);
+    const shortage = {
+      shortages: [
+        { path: 'lines.2', itemId: s.limited.itemId, variantId: s.limited.variantId, requestedQuantity: 2 },
+      ],
+    };
+    const error = await failureOf(bindAs(s, created.checkoutToken, 'client-a'));
+    expect(error.code).toBe('INSUFFICIENT_STOCK');
+    expect(error.details).toEqual(shortage);
+    // A reprice that keeps the lines keeps their indices.
+    await repriceCheckoutSession(handle.db, s.scope(), { token: created.checkoutToken });
+    expect((await failureOf(bindAs(s, created.checkoutToken, 'client-a'))).details).toEqual(shortage);
+  });
 });
 
 describe.skipIf(testDatabaseKind !== 'postgres')('held units per client, concurrently (PostgreSQL)', () => {

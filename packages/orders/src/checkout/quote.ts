@@ -12,7 +12,12 @@ export interface PricedLine {
   name: string;
   quantity: number;
   unitPriceInCents: number;
+  /** The index in the client's cart of the first line merged into this one: `lines.N` in issues and shortages. */
+  position: number;
 }
+
+/** A cart line to price, with its index in the client's cart when it is a stored line (else its place in `lines`). */
+export type CartLineInput = CheckoutLineInput & { position?: number };
 
 export interface ShippingChoice {
   /** Whether the cart needs shipping: it has a PRODUCT line and the store ships (an active rate in an active zone). */
@@ -28,10 +33,14 @@ export interface Quote {
   shippingInCents: number;
 }
 
-/** Lines naming the same item and variant become one, at the place of the first; the index of each is kept for issues. */
-export function mergeLines(lines: readonly CheckoutLineInput[]): (CheckoutLineInput & { index: number })[] {
+/**
+ * Lines naming the same item and variant become one, at the place of the first; the client's index of
+ * the first is kept for issues (a stored line's `position`, else its place in `lines`).
+ */
+export function mergeLines(lines: readonly CartLineInput[]): (CheckoutLineInput & { index: number })[] {
   const merged = new Map<string, CheckoutLineInput & { index: number }>();
-  lines.forEach((line, index) => {
+  lines.forEach((line, place) => {
+    const index = line.position ?? place;
     const key = `${line.itemId}\u0000${line.variantId ?? ''}`;
     const existing = merged.get(key);
     if (existing) existing.quantity += line.quantity;
@@ -71,7 +80,7 @@ export const RENTAL_LINE_MESSAGE = 'names a rental: rentals are booked through a
 export async function priceLines(
   db: Kysely<Database>,
   organizationId: string,
-  input: readonly CheckoutLineInput[],
+  input: readonly CartLineInput[],
 ): Promise<PricedLine[]> {
   const lines = mergeLines(input);
   const itemIds = [...new Set(lines.map((line) => line.itemId))];
@@ -134,6 +143,7 @@ export async function priceLines(
       name: variant ? `${item.name} / ${variant.name}` : item.name,
       quantity: line.quantity,
       unitPriceInCents,
+      position: line.index,
     });
   }
   if (issues.length > 0) throw AppError.validation(issues);
@@ -232,7 +242,7 @@ export async function quoteCart(
   db: Kysely<Database>,
   organizationId: string,
   input: {
-    lines: readonly CheckoutLineInput[];
+    lines: readonly CartLineInput[];
     country: string | null;
     requestedRateId: string | undefined;
     currentRateId: string | null;

@@ -7,8 +7,8 @@ import type {
   PaymentStatus,
 } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import type { PricedLine } from './quote.ts';
-import type { CheckoutLineInput, CheckoutSessionRead, ShippingOption } from './schemas.ts';
+import type { CartLineInput, PricedLine } from './quote.ts';
+import type { CheckoutSessionRead, ShippingOption } from './schemas.ts';
 
 /** The states a session leaves by expiring; later ones belong to an order the webhook settles. */
 export const EXPIRING_STATUSES = ['OPEN', 'BOUND', 'PAYMENT_FAILED'] as const;
@@ -83,9 +83,14 @@ export function sessionLines(
     .execute();
 }
 
-/** The stored lines as cart input (to reprice them). */
-export function linesAsInput(lines: readonly CheckoutSessionLine[]): CheckoutLineInput[] {
-  return lines.map((line) => ({ itemId: line.item_id, variantId: line.variant_id, quantity: line.quantity }));
+/** The stored lines as cart input (to reprice them), each keeping its index in the client's cart. */
+export function linesAsInput(lines: readonly CheckoutSessionLine[]): CartLineInput[] {
+  return lines.map((line) => ({
+    itemId: line.item_id,
+    variantId: line.variant_id,
+    quantity: line.quantity,
+    position: line.position,
+  }));
 }
 
 /** Replaces the session's lines with freshly priced ones. */
@@ -104,11 +109,12 @@ export async function replaceLines(
   return trx
     .insertInto('checkout_session_lines')
     .values(
-      lines.map((line, position) => ({
+      lines.map((line) => ({
         organization_id: session.organization_id,
         id: newLineId(),
         checkout_session_id: session.id,
-        position,
+        // The client's index of the line, so a later shortage or issue names the line it sent.
+        position: line.position,
         item_id: line.itemId,
         variant_id: line.variantId,
         quantity: line.quantity,

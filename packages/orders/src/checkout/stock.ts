@@ -21,11 +21,12 @@ function quantitiesByVariant(
   return new Map([...wanted.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** A line to reserve for: its position in the cart names it in a shortage. */
+/** A line to reserve for: its index in the client's cart (`position`, else its place here) names it in a shortage. */
 export interface StockLine {
   itemId: string;
   variantId: string | null;
   quantity: number;
+  position?: number;
 }
 
 /**
@@ -81,9 +82,10 @@ export async function reserveStock(
     .filter((variant) => variant.inventory_quantity < wanted.get(variant.id)!)
     .map((variant) => {
       const index = lines.findIndex((line) => line.variantId === variant.id);
+      const line = lines[index]!;
       return {
-        path: `lines.${index}`,
-        itemId: lines[index]!.itemId,
+        path: `lines.${line.position ?? index}`,
+        itemId: line.itemId,
         variantId: variant.id,
         requestedQuantity: wanted.get(variant.id)!,
       };

@@ -115,10 +115,13 @@ describe('issueReturnAction', () => {
   });
 
   it('refuses orders that cannot be returned, and other customers’ orders with the neutral 404', async () => {
-    const pending = await s.order('PENDING');
-    const error = await failureOf(issue(pending));
+    const processing = await s.order('PROCESSING');
+    const error = await failureOf(issue(processing));
     expect(error.code).toBe('RETURN_NOT_ELIGIBLE');
     expect(error.details).toMatchObject({ reason: 'ORDER_NOT_COMPLETED' });
+    // A legacy order the merchant never confirmed is not in the account: the same neutral 404.
+    const pending = await s.order('PENDING');
+    expect((await failureOf(issue(pending))).code).toBe('RESOURCE_NOT_FOUND');
     const order = await s.order();
     const stranger = await failureOf(
       issueReturnAction(handle.db, s.scope(s.stranger), refOf(order), { purpose: 'RETURN_REQUEST' }),

@@ -1,6 +1,7 @@
 import { AppError } from '@commerce/core';
 import type { Database, Order } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { shownInCustomerAccount } from '../orders/customer-account-visibility.ts';
 import type { CustomerOrderKey, ReturnCustomer } from './schemas.ts';
 
 const ORDER_REFERENCE = /^or1_[0-9a-f]{32}$/;
@@ -10,7 +11,9 @@ const ORDER_NUMBER = /^[1-9][0-9]{0,14}$/;
  * One of the customer's own orders: an order of their organization whose
  * customer email is their verified email (citext: case-insensitive). A
  * malformed, unknown, foreign or other customer's reference or number is the
- * same neutral 404, so a customer cannot tell them apart. Locked for update
+ * same neutral 404, so a customer cannot tell them apart; so is an order
+ * their account does not show (`shownInCustomerAccount`: a legacy order the
+ * merchant has not confirmed). Locked for update
  * when asked (a return's quantities are judged under the order's lock).
  */
 export async function findCustomerOrder(
@@ -29,6 +32,7 @@ export async function findCustomerOrder(
     .$if(byReference, (qb) => qb.where('order_reference', '=', value))
     .$if(!byReference, (qb) => qb.where('order_number', '=', Number(value)))
     .where('customer_email', '=', customer.email)
+    .where(shownInCustomerAccount)
     .$if(lock === 'update', (qb) => qb.forUpdate())
     .executeTakeFirst();
   if (!order) throw AppError.notFound('Order not found');

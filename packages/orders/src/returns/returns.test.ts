@@ -174,11 +174,27 @@ describe('createReturn', () => {
   });
 
   it('refuses orders that are not COMPLETED', async () => {
-    for (const status of ['PENDING', 'CONFIRMED', 'PROCESSING', 'CANCELLED'] as const) {
+    for (const status of ['CONFIRMED', 'PROCESSING'] as const) {
       const order = await s.order(status);
       const error = await failureOf(createReturn(handle.db, s.scope(), refOf(order), oneTee(order)));
       expect(error.code, status).toBe('RETURN_NOT_ELIGIBLE');
       expect(error.details).toEqual({ reason: 'ORDER_NOT_COMPLETED', windowEndsAt: null });
+    }
+  });
+
+  it('answers the neutral 404 for a legacy order the account does not show (never confirmed by the merchant)', async () => {
+    for (const status of ['PENDING', 'CANCELLED'] as const) {
+      const order = await s.order(status);
+      const byNumber = { orderNumber: String(order.orderNumber) };
+      for (const attempt of [
+        createReturn(handle.db, s.scope(), refOf(order), oneTee(order)),
+        createReturn(handle.db, s.scope(), byNumber, oneTee(order)),
+        listOrderReturns(handle.db, s.scope(), refOf(order), { limit: 10 }),
+      ]) {
+        const error = await failureOf(attempt);
+        expect(error.code, status).toBe('RESOURCE_NOT_FOUND');
+        expect(error.message).toBe('Order not found');
+      }
     }
   });
 
@@ -278,9 +294,9 @@ describe('requestReturn with an idempotency key', () => {
       .execute();
     expect(stored.map((row) => row.id)).toEqual([first.created.id]);
     // A refused request records nothing: the key stays free for the corrected one.
-    const pending = await s.order('PENDING');
+    const confirmed = await s.order('CONFIRMED');
     const refused = await failureOf(
-      requestReturn(handle.db, s.scope(), refOf(pending), oneTee(pending), 'refused-key-0123456789'),
+      requestReturn(handle.db, s.scope(), refOf(confirmed), oneTee(confirmed), 'refused-key-0123456789'),
     );
     expect(refused.code).toBe('RETURN_NOT_ELIGIBLE');
     await requestReturn(handle.db, s.scope(), refOf(order), oneTee(order), 'refused-key-0123456789');
@@ -482,8 +498,8 @@ describe('lists', () => {
 
   it('says why an order cannot be returned', async () => {
     const s = await createReturnShop(handle.db, clock);
-    const pending = await s.order('PENDING');
-    const listed = await listOrderReturns(handle.db, s.scope(), refOf(pending), { limit: 10 });
+    const processing = await s.order('PROCESSING');
+    const listed = await listOrderReturns(handle.db, s.scope(), refOf(processing), { limit: 10 });
     expect(listed).toMatchObject({ data: [], nextCursor: null });
     expect(listed.eligibility).toMatchObject({
       eligible: false,

@@ -1,0 +1,17 @@
+/** The serialized origin of an http(s) URL, or undefined (a browser's `Origin: null`, garbage). */
+export function httpOrigin(value: string): string | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+}
+
+/**
+ * The hosted app's origin for a tenant: HOSTED_CHECKOUT_URL's, with `{orgSlug}` replaced by the
+ * tenant's slug (CONTRACT.md section 10). Without a tenant, only a URL without `{orgSlug}` names one.
+ * CORS and the customer procedures' origin check both ask this, so they allow the same origin.
+ */
+export function hostedAppOrigin(hostedCheckoutUrl: string, slug: string | undefined): string | undefined {
+  if (hostedCheckoutUrl.includes('{orgSlug}'))
+    return slug === undefined ? undefined : httpOrigin(hostedCheckoutUrl.replaceAll('{orgSlug}', slug));
+  return httpOrigin(hostedCheckoutUrl);
+}
