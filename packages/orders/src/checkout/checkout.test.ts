@@ -629,6 +629,37 @@ describe('createPaymentSession and settlePaymentEvent', () => {
     ]);
   });
 
+  it("names a short line by the client's index when a retried payment session cannot take the stock again", async () => {
+    const s = await shop({ stock: 1 });
+    const payments = createFakePaymentProvider();
+    const plain = { itemId: s.plainItemId, quantity: 1 };
+    const created = await open(s, {
+      lines: [plain, plain, { itemId: s.limited.itemId, variantId: s.limited.variantId, quantity: 1 }],
+    });
+    await bindCheckoutSession(handle.db, s.bindScope(), { token: created.checkoutToken });
+    const scope = { at: clock.now(), email: CHECKOUT_EMAIL_CONFIG };
+    const handoff = await createPaymentSession(handle.db, payments, scope, { token: created.checkoutToken });
+    const intentId = handoff.clientSecret.split('_secret_')[0]!;
+    expect((await settle(intentId, 'payment_intent.payment_failed')).outcome).toBe('failed');
+    // Someone else buys the released unit before the shopper retries.
+    await handle.db
+      .updateTable('variants')
+      .set({ inventory_quantity: 0 })
+      .where('organization_id', '=', s.organizationId)
+      .where('id', '=', s.limited.variantId)
+      .execute();
+
+    const error = await failureOf(
+      createPaymentSession(handle.db, payments, scope, { token: created.checkoutToken }),
+    );
+    expect(error.code).toBe('INSUFFICIENT_STOCK');
+    expect(error.details).toEqual({
+      shortages: [
+        { path: 'lines.2', itemId: s.limited.itemId, variantId: s.limited.variantId, requestedQuantity: 1 },
+      ],
+    });
+  });
+
   it('takes the stock again when a payment succeeds after it was reported failed', async () => {
     const s = await shop({ stock: 2 });
     const payments = createFakePaymentProvider();

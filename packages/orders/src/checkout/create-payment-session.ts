@@ -223,8 +223,16 @@ export function intentRequestOf(
   };
 }
 
-function toStockLines(lines: readonly { item_id: string; variant_id: string | null; quantity: number }[]) {
-  return lines.map((line) => ({ itemId: line.item_id, variantId: line.variant_id, quantity: line.quantity }));
+/** Stock lines of the stored cart, each named in a shortage by its index in the client's cart. */
+function toStockLines(
+  lines: readonly { item_id: string; variant_id: string | null; quantity: number; position: number }[],
+) {
+  return lines.map((line) => ({
+    itemId: line.item_id,
+    variantId: line.variant_id,
+    quantity: line.quantity,
+    position: line.position,
+  }));
 }
 
 function handoffOf(attempt: PaymentAttempt, orderReference: string | null): PaymentSessionRead {
