@@ -186,12 +186,13 @@ describe('createReturn', () => {
     for (const status of ['PENDING', 'CANCELLED'] as const) {
       const order = await s.order(status);
       const byNumber = { orderNumber: String(order.orderNumber) };
+      // Thunks, so each rejection is awaited as soon as it exists (never left unhandled).
       for (const attempt of [
-        createReturn(handle.db, s.scope(), refOf(order), oneTee(order)),
-        createReturn(handle.db, s.scope(), byNumber, oneTee(order)),
-        listOrderReturns(handle.db, s.scope(), refOf(order), { limit: 10 }),
+        () => createReturn(handle.db, s.scope(), refOf(order), oneTee(order)),
+        () => createReturn(handle.db, s.scope(), byNumber, oneTee(order)),
+        () => listOrderReturns(handle.db, s.scope(), refOf(order), { limit: 10 }),
       ]) {
-        const error = await failureOf(attempt);
+        const error = await failureOf(attempt());
         expect(error.code, status).toBe('RESOURCE_NOT_FOUND');
         expect(error.message).toBe('Order not found');
       }
