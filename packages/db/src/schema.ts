@@ -695,6 +695,97 @@ export interface BookingHoldsTable {
   updated_at: Timestamp;
 }
 
+export type BookingStatus =
+  | 'REQUESTED'
+  | 'PENDING_PAYMENT'
+  | 'CONFIRMED'
+  | 'DECLINED'
+  | 'CANCELLED'
+  | 'EXPIRED';
+export type BookingChangeRequestStatus = 'PENDING' | 'APPROVED' | 'DECLINED' | 'WITHDRAWN';
+export type BookingRequirementSelection = 'AUTO' | 'OPTIONAL' | 'REQUIRED';
+
+/** A booking (14.13 to 14.17): snapshots of its service, price and delivery; `history` append-only. */
+export interface BookingsTable {
+  organization_id: string;
+  id: string;
+  /** `BK-` and 8 Crockford base32 characters, unique per tenant. */
+  code: string;
+  service_id: string;
+  hold_id: string | null;
+  status: BookingStatus;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  quantity: number;
+  timezone: string;
+  customer_id: string | null;
+  customer_name: string;
+  customer_email: string;
+  customer_phone: string | null;
+  customer_note: string | null;
+  billing_address: Json<Record<string, unknown>> | null;
+  delivery: Json<Record<string, unknown>> | null;
+  snapshot: Json<Record<string, unknown>>;
+  currency: string;
+  subtotal_in_cents: number;
+  delivery_fee_in_cents: Generated<number>;
+  tax_in_cents: Generated<number>;
+  total_in_cents: number;
+  amount_due_now_in_cents: number;
+  sales_record_id: string | null;
+  payment_expires_at: Timestamp | null;
+  request_expires_at: Timestamp | null;
+  voided_at: Timestamp | null;
+  refund_required: Generated<boolean>;
+  assignee_user_ids: ColumnType<string[], string[] | undefined, string[]>;
+  agreements: JsonWithDefault<Record<string, unknown>[]>;
+  history: JsonWithDefault<Record<string, unknown>[]>;
+  group_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The resources a booking was given, per requirement; kept while it holds no claim. */
+export interface BookingAllocationsTable {
+  organization_id: string;
+  booking_id: string;
+  requirement_id: string;
+  resource_id: string;
+  quantity: number;
+  selection: BookingRequirementSelection;
+  position: number;
+}
+
+/** A customer's cancel or reschedule request awaiting the merchant; one PENDING per booking. */
+export interface BookingChangeRequestsTable {
+  organization_id: string;
+  id: string;
+  booking_id: string;
+  kind: 'CANCEL' | 'RESCHEDULE';
+  status: BookingChangeRequestStatus;
+  starts_at: Timestamp | null;
+  ends_at: Timestamp | null;
+  reason: string | null;
+  actor: 'CUSTOMER' | 'GUEST';
+  decided_by_user_id: string | null;
+  decision_reason: string | null;
+  decided_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Guest management tokens `m1_`, SHA-256 only; one mutation each, replayable from `consumed_action`. */
+export interface BookingManagementTokensTable {
+  token_hash: string;
+  organization_id: string;
+  booking_id: string;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+  consumed_at: Timestamp | null;
+  consumed_action: Json<Record<string, unknown>> | null;
+  created_at: Timestamp;
+}
+
 /**
  * Units of a resource over `during` (a '[)' tstzrange, buffers included), live
  * until released or expired. `start_minute` and `end_minute` are set by the
@@ -829,6 +920,10 @@ export interface Database {
   booking_blackouts: BookingBlackoutsTable;
   booking_holds: BookingHoldsTable;
   booking_capacity_claims: BookingCapacityClaimsTable;
+  bookings: BookingsTable;
+  booking_allocations: BookingAllocationsTable;
+  booking_change_requests: BookingChangeRequestsTable;
+  booking_management_tokens: BookingManagementTokensTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -1398,6 +1493,78 @@ export const SCHEMA_COLUMNS = {
     'hold_id',
     'booking_id',
     'blackout_id',
+    'created_at',
+  ],
+  bookings: [
+    'organization_id',
+    'id',
+    'code',
+    'service_id',
+    'hold_id',
+    'status',
+    'starts_at',
+    'ends_at',
+    'quantity',
+    'timezone',
+    'customer_id',
+    'customer_name',
+    'customer_email',
+    'customer_phone',
+    'customer_note',
+    'billing_address',
+    'delivery',
+    'snapshot',
+    'currency',
+    'subtotal_in_cents',
+    'delivery_fee_in_cents',
+    'tax_in_cents',
+    'total_in_cents',
+    'amount_due_now_in_cents',
+    'sales_record_id',
+    'payment_expires_at',
+    'request_expires_at',
+    'voided_at',
+    'refund_required',
+    'assignee_user_ids',
+    'agreements',
+    'history',
+    'group_id',
+    'created_at',
+    'updated_at',
+  ],
+  booking_allocations: [
+    'organization_id',
+    'booking_id',
+    'requirement_id',
+    'resource_id',
+    'quantity',
+    'selection',
+    'position',
+  ],
+  booking_change_requests: [
+    'organization_id',
+    'id',
+    'booking_id',
+    'kind',
+    'status',
+    'starts_at',
+    'ends_at',
+    'reason',
+    'actor',
+    'decided_by_user_id',
+    'decision_reason',
+    'decided_at',
+    'created_at',
+    'updated_at',
+  ],
+  booking_management_tokens: [
+    'token_hash',
+    'organization_id',
+    'booking_id',
+    'expires_at',
+    'revoked_at',
+    'consumed_at',
+    'consumed_action',
     'created_at',
   ],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T] & string)[] };
