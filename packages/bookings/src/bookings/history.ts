@@ -41,9 +41,7 @@ export function historyEntry(ctx: BookingClockContext, transition: BookingTransi
  * a value read earlier, so concurrent appends cannot lose one.
  */
 export function appendHistory(ctx: BookingClockContext, transition: BookingTransition) {
-  return sql<
-    Record<string, unknown>[]
-  >`history || jsonb_build_array(${JSON.stringify(historyEntry(ctx, transition))}::jsonb)`;
+  return sql<string>`history || jsonb_build_array(${JSON.stringify(historyEntry(ctx, transition))}::jsonb)`;
 }
 
 /** Records a transition of a booking whose status is set by the caller in the same transaction. */
