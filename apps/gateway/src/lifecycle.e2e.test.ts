@@ -185,7 +185,9 @@ describe('the started server', () => {
       child.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
       });
-      const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+      const code = await new Promise<number | null>((resolve) =>
+        child.once('exit', (exitCode) => resolve(exitCode)),
+      );
       expect(code).toBe(1);
       expect(stderr).toContain('PAYMENT_WEBHOOK_SECRET: the development webhook secret is accepted only');
       expect(stderr).toContain('HOST is 0.0.0.0');
