@@ -1,7 +1,6 @@
 import { findTenantWithOriginsBySlug } from '@commerce/admin';
 import { type ApiDeps, hostedAppOrigin, httpOrigin } from '@commerce/api';
-import type { Context, Hono } from 'hono';
-import { cors } from 'hono/cors';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from './env.ts';
 
 /** Request headers a browser may send cross-origin (CONTRACT.md sections 2, 5, 7 and 12). */
@@ -18,8 +17,50 @@ const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** How long a browser may reuse a preflight's answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;
 
+/** What a CORS policy answers for one request's `Origin`: the origin to name, or null. */
+type OriginPolicy = (origin: string, c: Context<GatewayEnv>) => string | null | Promise<string | null>;
+
+const ALLOWED_METHODS_VALUE = ALLOWED_METHODS.join(',');
+const ALLOWED_HEADERS_VALUE = CORS_ALLOWED_HEADERS.join(',');
+const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(',');
+
 /**
- * CORS for the three tenant surfaces, with Hono's `cors`.
+ * The CORS headers Hono's `cors` sends, set where they cost nothing: a preflight is answered
+ * here, and an answer gets its headers after the route made it, on that response's own headers.
+ * Hono's `cors` writes into `c.res` before the route runs and calls `c.header()` after it, and
+ * either makes Hono copy the route's response through a Fetch `Response` whose body is a stream,
+ * which takes @hono/node-server off its fast path (a string body written with its headers in one
+ * go) for every answer of these surfaces, cross-origin or not (docs/performance.md, "Regression
+ * fixed").
+ */
+function corsFor(policy: OriginPolicy, credentials: boolean): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    const requestOrigin = c.req.header('origin');
+    // Without Origin no policy can name one (Hono's `cors` asks it about '', which none allows).
+    const allowOrigin = requestOrigin ? await policy(requestOrigin, c) : null;
+    if (c.req.method === 'OPTIONS') {
+      const headers = new Headers();
+      if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);
+      if (credentials) headers.set('Access-Control-Allow-Credentials', 'true');
+      headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS_VALUE);
+      headers.append('Vary', 'Origin');
+      headers.set('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
+      headers.set('Access-Control-Allow-Methods', ALLOWED_METHODS_VALUE);
+      headers.set('Access-Control-Allow-Headers', ALLOWED_HEADERS_VALUE);
+      headers.append('Vary', 'Access-Control-Request-Headers');
+      return new Response(null, { status: 204, statusText: 'No Content', headers });
+    }
+    await next();
+    const headers = c.res.headers;
+    if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);
+    if (credentials) headers.set('Access-Control-Allow-Credentials', 'true');
+    headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS_VALUE);
+    headers.append('Vary', 'Origin');
+  };
+}
+
+/**
+ * CORS for the three tenant surfaces, with the semantics of Hono's `cors` (see `corsFor`).
  *
  * - Public and customer (`/api/v1/public/*`, `/api/v1/customer/*`): a request is answered for its
  *   `Origin` when that is one of the tenant's `apiSettings.allowedOrigins` or the hosted app's origin.
@@ -51,21 +92,12 @@ export function mountCors(app: Hono<GatewayEnv>, deps: Pick<ApiDeps, 'db' | 'con
       hostedAppOrigin(config.hostedCheckoutUrl, tenant?.slug) === origin;
     return allowed ? origin : null;
   };
-  const storefront = {
-    allowMethods: ALLOWED_METHODS,
-    allowHeaders: CORS_ALLOWED_HEADERS,
-    exposeHeaders: CORS_EXPOSED_HEADERS,
-    maxAge: PREFLIGHT_MAX_AGE_SECONDS,
-  };
-  app.use('/api/v1/public/*', cors({ ...storefront, origin: storefrontOrigin }));
-  app.use('/api/v1/customer/*', cors({ ...storefront, origin: storefrontOrigin, credentials: true }));
+  app.use('/api/v1/public/*', corsFor(storefrontOrigin, false));
+  app.use('/api/v1/customer/*', corsFor(storefrontOrigin, true));
 
   const adminOrigin = config.adminAppOrigin;
   app.use(
     '/api/v1/merchant/*',
-    cors({
-      ...storefront,
-      origin: (origin) => (adminOrigin !== undefined && origin === adminOrigin ? origin : null),
-    }),
+    corsFor((origin) => (adminOrigin !== undefined && origin === adminOrigin ? origin : null), false),
   );
 }

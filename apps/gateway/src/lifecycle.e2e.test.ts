@@ -156,4 +156,45 @@ describe('the started server', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('refuses to start from main.ts off loopback with the development webhook secret', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'gateway-e2e-'));
+    // A merchant secret of the operator's own, and PAYMENT_WEBHOOK_SECRET left at its development default.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      NODE_ENV: 'development',
+      MERCHANT_JWT_SECRET: 'an-operator-secret-that-is-not-the-development-one',
+    };
+    delete env.PAYMENT_WEBHOOK_SECRET;
+    delete env.MERCHANT_JWKS_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: join(import.meta.dirname, '..'),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve) =>
+        child.once('exit', (exitCode) => resolve(exitCode)),
+      );
+      expect(code).toBe(1);
+      expect(stderr).toContain('PAYMENT_WEBHOOK_SECRET: the development webhook secret is accepted only');
+      expect(stderr).toContain('HOST is 0.0.0.0');
+      expect(stdout).not.toContain('gateway listening');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -190,10 +190,43 @@ describe('loadConfig refuses bad values, naming the variable', () => {
   it('accepts the development secret on loopback, and any HOST with a secret or JWKS of its own', () => {
     for (const HOST of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]'])
       expect(loadConfig({ HOST }).merchantJwt.secret).toBe(DEVELOPMENT_JWT_SECRET);
-    expect(loadConfig({ HOST: '0.0.0.0', MERCHANT_JWT_SECRET: PRODUCTION_SECRET }).host).toBe('0.0.0.0');
+    const webhook = { PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET };
+    expect(loadConfig({ HOST: '0.0.0.0', MERCHANT_JWT_SECRET: PRODUCTION_SECRET, ...webhook }).host).toBe(
+      '0.0.0.0',
+    );
     expect(
-      loadConfig({ HOST: '0.0.0.0', MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json' }).host,
+      loadConfig({
+        HOST: '0.0.0.0',
+        MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
+        ...webhook,
+      }).host,
     ).toBe('0.0.0.0');
+  });
+
+  it('refuses the development webhook secret on a HOST other than loopback, outside production too', () => {
+    for (const NODE_ENV of ['development', 'test'])
+      for (const HOST of ['0.0.0.0', '::', '192.168.1.20', 'example.com']) {
+        // The merchant secret is the operator's own: only the webhook's is the development one.
+        const own = { NODE_ENV, HOST, MERCHANT_JWT_SECRET: PRODUCTION_SECRET };
+        for (const env of [own, { ...own, PAYMENT_WEBHOOK_SECRET: DEVELOPMENT_WEBHOOK_SECRET }]) {
+          const error = configErrorOf(env);
+          expect(error.message).toContain('PAYMENT_WEBHOOK_SECRET: the development webhook secret');
+          expect(error.message).toContain(`HOST is ${HOST}`);
+          expect(error.message).not.toContain('MERCHANT_JWT_SECRET');
+        }
+      }
+  });
+
+  it('accepts the development webhook secret on loopback, and any HOST with a webhook secret of its own', () => {
+    for (const HOST of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]', undefined])
+      expect(loadConfig({ HOST }).payments.webhookSecret).toBe(DEVELOPMENT_WEBHOOK_SECRET);
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
+      PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+    });
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.payments.webhookSecret).toBe(PRODUCTION_WEBHOOK_SECRET);
   });
 
   it('defaults HOST to loopback outside production and to every interface in production', () => {

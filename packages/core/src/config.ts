@@ -180,6 +180,18 @@ const configSchema = z
         message: 'the development webhook secret is refused in production',
       });
     }
+    // Outside production too: whoever reaches the server could sign a "paid" event with it.
+    if (
+      env.NODE_ENV !== 'production' &&
+      env.PAYMENT_WEBHOOK_SECRET === DEV_WEBHOOK_SECRET &&
+      !isLoopbackHost(host)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_WEBHOOK_SECRET'],
+        message: `the development webhook secret is accepted only while the server listens on loopback (HOST is ${host}); set HOST=127.0.0.1, or a PAYMENT_WEBHOOK_SECRET of your own`,
+      });
+    }
     if (env.PAYMENT_PROVIDER === 'stripe') {
       for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const) {
         if (env[name] === undefined) {
