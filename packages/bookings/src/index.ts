@@ -14,6 +14,7 @@ export * from './availability/search-schemas.ts';
 export * from './availability/validate.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
+export * from './delivery/index.ts';
 export * from './holds/index.ts';
 export * from './pricing/price.ts';
 export * from './resources/index.ts';

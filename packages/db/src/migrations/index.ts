@@ -12,6 +12,7 @@ import * as retentionIndexes from './2026_11_23_0010_retention_indexes.ts';
 import * as cancelledOrderPayments from './2026_11_26_0011_cancelled_order_payments.ts';
 import * as checkoutIntegrity from './2026_11_26_0012_checkout_integrity.ts';
 import * as bookings from './2026_11_26_0015_bookings.ts';
+import * as bookingHoldCustomers from './2026_11_26_0019_booking_hold_customers.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0011_cancelled_order_payments': cancelledOrderPayments,
   '2026_11_26_0012_checkout_integrity': checkoutIntegrity,
   '2026_11_26_0015_bookings': bookings,
+  '2026_11_26_0019_booking_hold_customers': bookingHoldCustomers,
 };
