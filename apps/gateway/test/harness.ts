@@ -39,9 +39,13 @@ export async function createHarness(
     payments?: PaymentProvider;
     /** Delivery distances; the provider of the configuration (the sandbox) by default. */
     distance?: DistanceProvider;
+    /** PostgreSQL connections of the test database (concurrency tests); 10 by default. */
+    poolSize?: number;
   } = {},
 ): Promise<Harness> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(
+    options.poolSize === undefined ? {} : { poolSize: options.poolSize },
+  );
   const clock = options.clock ?? new ManualClock(new Date());
   const config = loadConfig({ NODE_ENV: 'test', PLATFORM_ADMIN_TOKEN: PLATFORM_TOKEN, ...options.env });
   const logs: Record<string, unknown>[] = [];
