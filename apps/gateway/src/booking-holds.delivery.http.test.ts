@@ -308,7 +308,7 @@ describe('booking hold delivery over HTTP (14.12)', () => {
       await holdRequest('pickup', undefined, {
         headers: {
           cookie: `__Host-session=${session.token}`,
-          origin: hostedAppOrigin(loadConfig({}).hostedCheckoutUrl, shop.slug),
+          origin: hostedAppOrigin(loadConfig({}).hostedCheckoutUrl, shop.slug) ?? '',
         },
       }),
       201,
