@@ -176,11 +176,12 @@ async function placeHold(
   );
   const pool = [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))];
 
-  return withCapacityLock(trx, ctx, pool, async (locked) => {
-    const claims = await readLiveClaims(locked, ctx, pool, {
-      startsAt: new Date(claimStart * MS_PER_MINUTE),
-      endsAt: new Date(claimEnd * MS_PER_MINUTE),
-    });
+  const window = {
+    startsAt: new Date(claimStart * MS_PER_MINUTE),
+    endsAt: new Date(claimEnd * MS_PER_MINUTE),
+  };
+  const assign = async (db: Kysely<Database>) => {
+    const claims = await readLiveClaims(db, ctx, pool, window);
     const loads = new Map(claims.map((resource) => [resource.resourceId, resourceLoad(resource)]));
     const assignment = assignResources(
       service.requirements,
@@ -197,6 +198,15 @@ async function placeHold(
         ...(assignment.resourceId !== null ? { resourceId: assignment.resourceId } : {}),
       });
     }
+    return assignment;
+  };
+  // A first look without the lock: claims committed now already leave no room, so the answer is
+  // 409 whatever the lock would show (units are freed only by commits this read sees). A hot slot's
+  // losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
+  await assign(trx);
+
+  return withCapacityLock(trx, ctx, pool, async (locked) => {
+    const assignment = await assign(locked);
     const selectionOf = new Map(
       service.requirements.map((requirement) => [requirement.id, requirement.selection]),
     );
