@@ -17,7 +17,8 @@
  * (`public-checkout`, 300 per 10 minutes) shapes the result: the run measures
  * the claim path, not the limiters.
  *
- * Reports attempts/s, the status counts, p50/p95/p99 latency, then reads the
+ * Reports attempts/s, the gateways' CPU per attempt, the status counts,
+ * p50/p95/p99 latency, then reads the
  * database with the capacity checker (bench/check-capacity.ts) and fails
  * unless each resource's peak is within its capacity and the 201 count equals
  * its live hold claims. Writes results/bookings-holds.json.
@@ -41,6 +42,7 @@ import { benchJwt, freshBenchDatabase, intEnv, productionGatewayEnv } from './ga
 import {
   freePort,
   logTail,
+  readCpuMs,
   type ServerProcess,
   startServer,
   stopAll,
@@ -256,7 +258,9 @@ async function main(): Promise<void> {
     const scenarios = [];
     for (const capacity of [1, 1000]) {
       const { resourceId, serviceId } = await setUpService(primary, merchant, capacity);
+      const cpuBefore = gateways.reduce((sum, gateway) => sum + readCpuMs(gateway.pid), 0);
       const tally = await fire(gateways, serviceId, settings.attempts);
+      const cpuMs = gateways.reduce((sum, gateway) => sum + readCpuMs(gateway.pid), 0) - cpuBefore;
       for (const gateway of gateways)
         if (gateway.exited) throw new Error(`${gateway.name} exited:\n${logTail(gateway)}`);
       const sorted = tally.latencies.sort((a, b) => a - b);
@@ -269,6 +273,8 @@ async function main(): Promise<void> {
         capacity,
         attempts: total,
         attemptsPerSecond: Math.round(total / tally.wallSeconds),
+        /** Both gateways' CPU time (user + system) per attempt: PostgreSQL's own work is not in it. */
+        gatewayCpuMicrosPerAttempt: total > 0 ? Math.round((cpuMs * 1000) / total) : 0,
         statuses: tally.statuses,
         latencyMs: {
           p50: round2(percentile(sorted, 50)),
@@ -286,7 +292,7 @@ async function main(): Promise<void> {
       scenarios.push(scenario);
       log(`\n== capacity ${capacity} ==`);
       log(
-        `${scenario.attempts} attempts in ${round2(tally.wallSeconds)} s: ${scenario.attemptsPerSecond} attempts/s; ` +
+        `${scenario.attempts} attempts in ${round2(tally.wallSeconds)} s: ${scenario.attemptsPerSecond} attempts/s, ${scenario.gatewayCpuMicrosPerAttempt} µs gateway CPU per attempt; ` +
           `p50 ${scenario.latencyMs.p50} ms, p95 ${scenario.latencyMs.p95} ms, p99 ${scenario.latencyMs.p99} ms, max ${scenario.latencyMs.max} ms`,
       );
       log(`statuses: ${JSON.stringify(tally.statuses)}`);
