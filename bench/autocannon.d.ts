@@ -10,11 +10,29 @@ declare module 'autocannon' {
     connections?: number;
     /** Seconds. */
     duration?: number;
+    /** Requests to send in all, then stop once every one is answered (overrides `duration`). */
+    amount?: number;
     pipelining?: number;
     /** Seconds before a request counts as timed out. */
     timeout?: number;
     method?: string;
     headers?: Record<string, string>;
+    /** The sequence each connection sends, in turn. */
+    requests?: RequestSpec[];
+  }
+
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+  }
+
+  interface RequestSpec extends RawRequest {
+    /** Changes the request before it is sent (a fresh header or body per request). */
+    setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
+    /** Sees each response's status and body. */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
   }
 
   interface Histogram {

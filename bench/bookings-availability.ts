@@ -15,8 +15,20 @@
  * Prints and writes wall-clock p50, p95 and max per scenario, and the
  * process CPU time per search (p50, p95), which a loaded machine inflates less.
  *
+ * Then the same scenarios through the database, on each engine of
+ * BENCH_ENGINES (PostgreSQL and PGlite, in this process): a fresh database
+ * migrated to the latest schema, per resource count an organization with the
+ * resources, the two services (AUTO and OPTIONAL pool over all of them) made
+ * by `createService`, and the claims (owned by holds expiring next year, so
+ * the trigger accepts them; a claim that would exceed capacity 2 is left out)
+ * written through the capacity trigger; each search is `searchAvailability`,
+ * the route's use case: the service read, the one compact claims read, the
+ * pure search.
+ *
  * Knobs (environment): BENCH_ITERATIONS (300), BENCH_WARMUP (30),
- * BENCH_OUTPUT (results/bookings-availability.json).
+ * BENCH_DB_ITERATIONS (100), BENCH_ENGINES (postgres,pglite), BENCH_POSTGRES_URL
+ * (admin connection), BENCH_AVAILABILITY_DATABASE (commerce_bench_availability,
+ * dropped and recreated), BENCH_OUTPUT (results/bookings-availability.json).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,10 +36,16 @@ import {
   availabilityRulesSchema,
   type BookableService,
   type ClaimArrays,
+  createService,
+  createServiceInputSchema,
   parseInstant,
+  searchAvailability,
   searchSlots,
   validateSearch,
 } from '@commerce/bookings';
+import { type Database, migrateToLatest, openDatabase } from '@commerce/db';
+import { type Kysely, sql } from 'kysely';
+import { type Engine, enginesFromEnv, freshBenchDatabase } from './gateway-env.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
@@ -161,8 +179,216 @@ for (const resourceCount of [20, 50]) {
   }
 }
 
+const DB_ITERATIONS = Number(process.env.BENCH_DB_ITERATIONS ?? 100);
+const CAPACITY = 2;
+
+/** The seeded claims of `claimsFor`, without those that would take a resource over capacity 2. */
+function feasibleClaims(
+  claims: Map<string, ClaimArrays>,
+): { resourceId: string; start: number; end: number }[] {
+  const kept: { resourceId: string; start: number; end: number }[] = [];
+  for (const [resourceId, arrays] of claims) {
+    const accepted: [number, number][] = [];
+    for (let index = 0; index < arrays.startMinutes.length; index++) {
+      const start = arrays.startMinutes[index]!;
+      const end = arrays.endMinutes[index]!;
+      // The peak inside [start, end) is reached at start or at a start of an overlapping claim.
+      const points = [start, ...accepted.filter(([s]) => s > start && s < end).map(([s]) => s)];
+      const fits = points.every(
+        (point) => accepted.filter(([s, e]) => s <= point && point < e).length + 1 <= CAPACITY,
+      );
+      if (!fits) continue;
+      accepted.push([start, end]);
+      kept.push({ resourceId, start, end });
+    }
+  }
+  return kept;
+}
+
+/** An organization with `count` resources, the AUTO and OPTIONAL services over them, and their claims. */
+async function seed(db: Kysely<Database>, count: number) {
+  const organizationId = `org_bench_availability_${count}`;
+  const at = new Date('2026-03-01T00:00Z');
+  await db
+    .insertInto('organizations')
+    .values({ id: organizationId, slug: `bench-availability-${count}`, name: 'Bench' })
+    .execute();
+  const resourceIds = Array.from(
+    { length: count },
+    (_, index) => `brs_bench_${count}_${String(index).padStart(3, '0')}`,
+  );
+  await db
+    .insertInto('booking_resources')
+    .values(
+      resourceIds.map((id, index) => ({
+        organization_id: organizationId,
+        id,
+        name: `Kayak ${index}`,
+        kind: 'EQUIPMENT' as const,
+        capacity: CAPACITY,
+        user_id: null,
+        status: 'ACTIVE' as const,
+        archived_at: null,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .execute();
+  const ctx = { organizationId, actor: { userId: 'usr_bench', email: 'bench@demo.test' }, at };
+  const serviceIds: Record<'AUTO' | 'OPTIONAL', string> = { AUTO: '', OPTIONAL: '' };
+  for (const selection of ['AUTO', 'OPTIONAL'] as const) {
+    const open = [{ start: '08:00', end: '20:00' }];
+    const created = await createService(
+      db,
+      ctx,
+      createServiceInputSchema.parse({
+        slug: `kayaks-${selection.toLowerCase()}`,
+        name: 'Kayaks',
+        status: 'ACTIVE',
+        periodMode: 'FIXED_DURATION',
+        timezone: 'Europe/Berlin',
+        durations: { choicesMinutes: [60], startIntervalMinutes: 30 },
+        availability: {
+          weeklyHours: { MON: open, TUE: open, WED: open, THU: open, FRI: open, SAT: open, SUN: open },
+          bufferAfterMinutes: 15,
+          maxAdvanceDays: 730,
+        },
+        partySize: { min: 1, max: 4 },
+        requirements: [{ name: 'Kayak', resourceIds, units: { mode: 'PER_BOOKING', count: 1 }, selection }],
+        pricing: { basis: 'PER_PERIOD', amountInCents: 2500, period: 'HOUR' },
+        checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 20 } },
+      }),
+      { currency: 'EUR' },
+    );
+    serviceIds[selection] = created.id;
+  }
+  const claims = feasibleClaims(claimsFor(resourceIds, startsAt, 32));
+  const expiresAt = new Date('2027-06-01T00:00Z');
+  for (let offset = 0; offset < claims.length; offset += 500) {
+    const batch = claims.slice(offset, offset + 500);
+    const holdIds = batch.map((_, index) => `hld_bench_${count}_${offset + index}`);
+    await db
+      .insertInto('booking_holds')
+      .values(
+        batch.map((claim, index) => ({
+          organization_id: organizationId,
+          id: holdIds[index]!,
+          service_id: serviceIds.AUTO,
+          status: 'ACTIVE' as const,
+          starts_at: new Date(claim.start * 60_000),
+          ends_at: new Date(claim.end * 60_000),
+          quantity: 1,
+          customer_email: 'bench@example.com',
+          customer_id: null,
+          key_hash: holdIds[index]!,
+          client_key: 'bench',
+          snapshot: '{}',
+          expires_at: expiresAt,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    await db.transaction().execute(async (trx) => {
+      await sql`select set_config('bookings.now', ${at.toISOString()}, true)`.execute(trx);
+      await trx
+        .insertInto('booking_capacity_claims')
+        .values(
+          batch.map((claim, index) => ({
+            organization_id: organizationId,
+            id: `bcl_bench_${count}_${offset + index}`,
+            resource_id: claim.resourceId,
+            quantity: 1,
+            during: `[${new Date(claim.start * 60_000).toISOString()},${new Date(claim.end * 60_000).toISOString()})`,
+            expires_at: expiresAt,
+            hold_id: holdIds[index]!,
+          })),
+        )
+        .execute();
+    });
+  }
+  // Statistics as autovacuum would have them on a live database, not the empty tables' of migration.
+  await sql`analyze booking_capacity_claims`.execute(db);
+  await sql`analyze booking_resources`.execute(db);
+  return { organizationId, serviceIds, claims: claims.length };
+}
+
+async function benchDatabase(engine: Engine) {
+  const { connection, dispose } = await freshBenchDatabase(engine, {
+    adminUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    database: process.env.BENCH_AVAILABILITY_DATABASE ?? 'commerce_bench_availability',
+    label: 'availability',
+  });
+  const handle = await openDatabase({ ...connection, poolSize: 2 });
+  const rows = [];
+  try {
+    await migrateToLatest(handle.db, { schema: handle.schema });
+    for (const resourceCount of [20, 50]) {
+      const seeded = await seed(handle.db, resourceCount);
+      for (const selection of ['AUTO', 'OPTIONAL'] as const) {
+        const search = () =>
+          searchAvailability(
+            handle.db,
+            { organizationId: seeded.organizationId, at: now },
+            {
+              request: {
+                serviceId: seeded.serviceIds[selection],
+                startsAt: WINDOW_START,
+                endsAt: WINDOW_END,
+                timezone: 'America/New_York',
+                quantity: 1,
+              },
+              currency: 'EUR',
+            },
+          );
+        const first = await search();
+        for (let index = 0; index < Math.min(WARMUP, 10); index++) await search();
+        const timings: number[] = [];
+        for (let index = 0; index < DB_ITERATIONS; index++) {
+          const start = performance.now();
+          await search();
+          timings.push(performance.now() - start);
+        }
+        timings.sort((a, b) => a - b);
+        const row = {
+          engine,
+          resources: resourceCount,
+          selection,
+          claims: seeded.claims,
+          slots: first.slots.length,
+          truncated: first.truncated,
+          p50Ms: Number(percentile(timings, 0.5).toFixed(2)),
+          p95Ms: Number(percentile(timings, 0.95).toFixed(2)),
+          maxMs: Number((timings.at(-1) as number).toFixed(2)),
+        };
+        rows.push(row);
+        console.log(JSON.stringify(row));
+      }
+    }
+  } finally {
+    await handle.close();
+    await dispose();
+  }
+  return rows;
+}
+
+const database = [];
+for (const engine of enginesFromEnv()) database.push(...(await benchDatabase(engine)));
+
 mkdirSync(path.dirname(OUTPUT), { recursive: true });
 writeFileSync(
   OUTPUT,
-  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, iterations: ITERATIONS, results }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      node: process.version,
+      iterations: ITERATIONS,
+      results,
+      databaseIterations: DB_ITERATIONS,
+      database,
+    },
+    null,
+    2,
+  )}\n`,
 );
+process.exit(0);

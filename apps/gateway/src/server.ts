@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
+import { createDistanceProvider } from '@commerce/bookings';
 import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
@@ -73,6 +74,7 @@ export async function startGateway(
     logger,
     pingDatabase: database.ping,
     payments,
+    distance: createDistanceProvider(config),
     version: VERSION,
     ...(options.router ? { router: options.router } : {}),
   });

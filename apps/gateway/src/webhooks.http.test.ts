@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createMerchantTokenVerifier } from '@commerce/auth';
+import { createDistanceProvider } from '@commerce/bookings';
 import { type Config, loadConfig, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
@@ -66,6 +67,7 @@ beforeAll(async () => {
     rateLimiter,
     mailer: createDevTransport(database.db, silentLogger, clock),
     payments: createPaymentProvider(config),
+    distance: createDistanceProvider(config),
     onPaymentEvent: handler,
     logger: createLogger('info', sink),
     pingDatabase: database.ping,

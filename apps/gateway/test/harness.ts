@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createMerchantTokenVerifier, mintDevToken } from '@commerce/auth';
+import { createDistanceProvider, type DistanceProvider } from '@commerce/bookings';
 import { DEVELOPMENT_JWT_SECRET, loadConfig, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
@@ -36,9 +37,15 @@ export async function createHarness(
     mailer?: EmailTransport;
     /** The payment processor; the sandbox of the configuration by default. */
     payments?: PaymentProvider;
+    /** Delivery distances; the provider of the configuration (the sandbox) by default. */
+    distance?: DistanceProvider;
+    /** PostgreSQL connections of the test database (concurrency tests); 10 by default. */
+    poolSize?: number;
   } = {},
 ): Promise<Harness> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(
+    options.poolSize === undefined ? {} : { poolSize: options.poolSize },
+  );
   const clock = options.clock ?? new ManualClock(new Date());
   const config = loadConfig({ NODE_ENV: 'test', PLATFORM_ADMIN_TOKEN: PLATFORM_TOKEN, ...options.env });
   const logs: Record<string, unknown>[] = [];
@@ -57,6 +64,7 @@ export async function createHarness(
     rateLimiter,
     mailer: options.mailer ?? createDevTransport(database.db, silentLogger, clock),
     payments: options.payments ?? createPaymentProvider(config),
+    distance: options.distance ?? createDistanceProvider(config),
     logger: createLogger('info', sink),
     pingDatabase: database.ping,
     version: 'test',

@@ -1,5 +1,6 @@
 import type { Tenant, TenantWithOrigins } from '@commerce/admin';
 import type { MerchantTokenVerifier } from '@commerce/auth';
+import type { DistanceProvider } from '@commerce/bookings';
 import type { Clock, Config } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { EmailTransport } from '@commerce/notifications';
@@ -22,6 +23,8 @@ export interface ApiDeps {
   mailer: EmailTransport;
   /** The payment processor (PAYMENT_PROVIDER): checkout's payment-session asks it for intents. */
   payments: PaymentProvider;
+  /** Booking delivery distances (DISTANCE_PROVIDER): a hold with delivery asks it before its transaction. */
+  distance: DistanceProvider;
   /** Where work done after a commit logs what it could not do (ids only), e.g. an order cancellation's processor call. */
   logger?: {
     info(fields: Record<string, unknown>, message: string): void;
@@ -87,7 +90,7 @@ export interface ApiContext {
   db: Kysely<Database>;
   clock: Clock;
   config: Config;
-  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments' | 'logger'>;
+  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments' | 'distance' | 'logger'>;
   request: RequestInfo;
   resHeaders: ResponseHeaders;
   observed: RequestObservations;

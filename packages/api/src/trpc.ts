@@ -163,6 +163,48 @@ function originOf(value: string): string | undefined {
  * app's origin for the tenant (`hostedAppOrigin`, as CORS); otherwise 403. Bearer calls carry no ambient
  * credential, so they need no origin check.
  */
+/** Whether a cookie-authenticated mutation comes from an origin the tenant allows (CSRF defence beside SameSite=Lax). */
+async function isAllowedCookieOrigin(
+  ctx: ApiContext,
+  tenant: { organizationId: string; slug: string },
+  at: Date,
+): Promise<boolean> {
+  const origin = originOf(ctx.request.headers.get('origin') ?? '');
+  // The origins CORS read with the tenant, when it did; else the tenant's settings.
+  const known = ctx.request.tenant;
+  const allowedOrigins =
+    known?.organizationId === tenant.organizationId
+      ? known.allowedOrigins
+      : ((await getSettings(ctx.db, tenant.organizationId, at)).apiSettings.allowedOrigins ?? []);
+  const allowed = new Set([...allowedOrigins, hostedAppOrigin(ctx.config.hostedCheckoutUrl, tenant.slug)]);
+  return origin !== undefined && allowed.has(origin);
+}
+
+/**
+ * The customer of a valid session of the tenant, on a public route a session
+ * only personalizes (a booking hold is linked to its customer, 14.11): the
+ * credential is read as `customerAuthenticated` reads it, but a missing,
+ * invalid or other tenant's session is a guest, never 401, and a cookie
+ * session counts for a mutation only from an allowed origin (else a guest:
+ * another site cannot attach holds to a signed-in shopper). The session is
+ * not renewed here.
+ */
+export async function optionalCustomer(
+  ctx: ApiContext,
+  tenant: { organizationId: string; slug: string },
+): Promise<CustomerIdentity | undefined> {
+  const authorization = ctx.request.headers.get('authorization');
+  const viaCookie = authorization === null;
+  const token = viaCookie ? readSessionCookie(ctx.request.headers.get('cookie')) : bearerToken(authorization);
+  if (!token) return undefined;
+  const at = ctx.clock.now();
+  const session = await validateSessionToken(ctx.db, { organizationId: tenant.organizationId, at }, token);
+  if (!session) return undefined;
+  if (viaCookie && !(await isAllowedCookieOrigin(ctx, tenant, at))) return undefined;
+  ctx.observed.customerId = session.customer.id;
+  return { ...session.customer, sessionId: session.sessionId };
+}
+
 const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
   const tenant = ctx.observed.tenant;
   if (!tenant) throw new AppError('TENANT_REQUIRED');
@@ -174,17 +216,8 @@ const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
   const session = await validateSessionToken(ctx.db, { organizationId: tenant.organizationId, at }, token);
   if (!session) throw new AppError('UNAUTHENTICATED', 'The session is invalid or expired');
 
-  if (viaCookie && type === 'mutation') {
-    const origin = originOf(ctx.request.headers.get('origin') ?? '');
-    // The origins CORS read with the tenant, when it did; else the tenant's settings.
-    const known = ctx.request.tenant;
-    const allowedOrigins =
-      known?.organizationId === tenant.organizationId
-        ? known.allowedOrigins
-        : ((await getSettings(ctx.db, tenant.organizationId, at)).apiSettings.allowedOrigins ?? []);
-    const allowed = new Set([...allowedOrigins, hostedAppOrigin(ctx.config.hostedCheckoutUrl, tenant.slug)]);
-    if (origin === undefined || !allowed.has(origin))
-      throw new AppError('FORBIDDEN', 'The request origin is not allowed for cookie-authenticated changes');
+  if (viaCookie && type === 'mutation' && !(await isAllowedCookieOrigin(ctx, tenant, at))) {
+    throw new AppError('FORBIDDEN', 'The request origin is not allowed for cookie-authenticated changes');
   }
   if (viaCookie && session.isRenewed) {
     ctx.resHeaders.append('Set-Cookie', sessionCookie(token, session.expiresAt, at));

@@ -15,6 +15,7 @@ export * from './availability/validate.ts';
 export * from './bookings/history.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
+export * from './delivery/index.ts';
 export * from './holds/index.ts';
 export * from './pricing/price.ts';
 export * from './resources/index.ts';

@@ -353,6 +353,23 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     );
   });
 
+  it('reads the distance provider: sandbox with a 3 s timeout by default, google only with its key', () => {
+    expect(loadConfig({}).distance).toEqual({ provider: 'sandbox', apiKey: undefined, timeoutMs: 3000 });
+    expect(
+      loadConfig({ DISTANCE_PROVIDER: 'google', DISTANCE_API_KEY: 'maps-key', DISTANCE_TIMEOUT_MS: '500' })
+        .distance,
+    ).toEqual({ provider: 'google', apiKey: 'maps-key', timeoutMs: 500 });
+    expect(loadConfig({ DISTANCE_API_KEY: 'maps-key' }).distance.apiKey).toBeUndefined();
+    expect(configErrorOf({ DISTANCE_PROVIDER: 'google' }).message).toContain(
+      'DISTANCE_API_KEY: is required when DISTANCE_PROVIDER=google',
+    );
+    expect(configErrorOf({ DISTANCE_PROVIDER: 'google', DISTANCE_API_KEY: '  ' }).message).toContain(
+      'DISTANCE_API_KEY',
+    );
+    expect(configErrorOf({ DISTANCE_PROVIDER: 'osrm' }).message).toContain('DISTANCE_PROVIDER');
+    expect(configErrorOf({ DISTANCE_TIMEOUT_MS: '0' }).message).toContain('DISTANCE_TIMEOUT_MS');
+  });
+
   it.each(['redis://127.0.0.1:6379', 'rediss://cache.example.com:6380/0'])(
     'accepts RATE_LIMIT_STORE=%s',
     (store) => {

@@ -92,6 +92,9 @@ const configSchema = z
     RATE_LIMIT_SIGN_IN_VERIFY_PER_CLIENT: positiveInt(30),
     RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: positiveInt(900),
     TAX_PROVIDER: z.enum(['none', 'sandbox']).default('none'),
+    DISTANCE_PROVIDER: z.enum(['sandbox', 'google']).default('sandbox'),
+    DISTANCE_API_KEY: optionalString,
+    DISTANCE_TIMEOUT_MS: positiveInt(3000),
     CHECKOUT_SESSION_TTL_MINUTES: positiveInt(60),
     ABANDONED_CART_DELAY_MINUTES: positiveInt(60),
     // At least 5 minutes, so a shopper inside a 3-D Secure challenge is not cut off; at most a day,
@@ -216,6 +219,13 @@ const configSchema = z
         });
       }
     }
+    if (env.DISTANCE_PROVIDER === 'google' && env.DISTANCE_API_KEY === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DISTANCE_API_KEY'],
+        message: 'is required when DISTANCE_PROVIDER=google',
+      });
+    }
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -278,6 +288,12 @@ export interface Config {
     /** The most units the sessions bound by one client address hold at once in one tenant. */
     maxHeldUnitsPerClient: number;
   };
+  /**
+   * Delivery distances of booking holds (CONTRACT-bookings.md 14.12, 14.24): the provider, its key
+   * (set exactly when `provider` is `google`) and how long one lookup may take before the hold is
+   * refused with 503 BOOKING_DELIVERY_UNAVAILABLE.
+   */
+  distance: { provider: 'sandbox' | 'google'; apiKey: string | undefined; timeoutMs: number };
   maxBodyBytes: number;
   /**
    * The HTTP server's limits: how long a client may take to send its headers, and its whole request
@@ -363,6 +379,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       paymentTimeoutMinutes: raw.CHECKOUT_PAYMENT_TIMEOUT_MINUTES,
       holdMinutes: raw.CHECKOUT_HOLD_MINUTES,
       maxHeldUnitsPerClient: raw.CHECKOUT_MAX_HELD_UNITS_PER_CLIENT,
+    },
+    distance: {
+      provider: raw.DISTANCE_PROVIDER,
+      apiKey: raw.DISTANCE_PROVIDER === 'google' ? raw.DISTANCE_API_KEY : undefined,
+      timeoutMs: raw.DISTANCE_TIMEOUT_MS,
     },
     maxBodyBytes: raw.MAX_BODY_BYTES,
     http: {

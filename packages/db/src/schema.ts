@@ -685,6 +685,8 @@ export interface BookingHoldsTable {
   ends_at: Timestamp;
   quantity: number;
   customer_email: string;
+  /** The signed-in customer who made the hold (14.11); null for a guest. */
+  customer_id: string | null;
   /** SHA-256 of the create's idempotency key: proves possession for release and conversion. */
   key_hash: string;
   /** SHA-256 of the client address, for the active-holds limit. */
@@ -1473,6 +1475,7 @@ export const SCHEMA_COLUMNS = {
     'ends_at',
     'quantity',
     'customer_email',
+    'customer_id',
     'key_hash',
     'client_key',
     'snapshot',

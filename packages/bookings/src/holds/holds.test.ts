@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
+import { sandboxDistanceProvider } from '../delivery/distance-provider.ts';
 import { createServiceInputSchema } from '../services/schemas.ts';
 import { createService } from '../services/write-service.ts';
 import { createHold, releaseHold } from './holds.ts';
@@ -81,7 +82,11 @@ function hold(
       customerEmail: `c${keys}@example.com`,
       ...body,
     }),
-    { currency: 'EUR', idempotencyKey: options.key ?? `hold-key-${keys}-0123456789` },
+    {
+      currency: 'EUR',
+      idempotencyKey: options.key ?? `hold-key-${keys}-0123456789`,
+      distance: sandboxDistanceProvider,
+    },
   );
 }
 async function refusal(promise: Promise<unknown>) {
@@ -119,8 +124,20 @@ describe(`booking holds (${testDatabaseKind})`, () => {
       endsAt: '2026-07-02T11:00:00+01:00',
       quantity: 2,
       resources: [{ resourceId: guide, quantity: 1 }],
-      delivery: null,
-      pricing: { authoritative: false, currency: 'EUR', subtotalInCents: 5000 },
+      delivery: {
+        method: 'PICKUP',
+        destinationAddress: null,
+        distanceMeters: null,
+        band: null,
+        feeInCents: 0,
+      },
+      pricing: {
+        authoritative: false,
+        currency: 'EUR',
+        subtotalInCents: 5000,
+        deliveryFeeInCents: 0,
+        totalInCents: 5000,
+      },
     });
     expect(created.id).toMatch(/^hld_/);
     const live = await readLiveClaims(db, { organizationId, at: NOW }, [kayaks, guide], {

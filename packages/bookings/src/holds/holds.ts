@@ -11,15 +11,23 @@ import { retryOnAbort, withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import type { BookingClockContext } from '../context.ts';
+import type { DistanceProvider } from '../delivery/distance-provider.ts';
+import { quoteDelivery } from '../delivery/quote-delivery.ts';
+import { type DeliverySnapshot, deliverySnapshotSchema, toDeliveryRead } from '../delivery/schemas.ts';
 import { type PricePreview, priceBooking } from '../pricing/price.ts';
 import { formatInstant, toEpochMinutes } from '../time/zone.ts';
 import { type CreateHoldInput, type HoldRead, MAX_ACTIVE_HOLDS } from './schemas.ts';
 
 export const HOLD_CREATE_OPERATION = 'POST /public/booking-holds';
 
-/** Who asks for a hold: the tenant, the instant, and the client address (hashed before it is stored). */
+/**
+ * Who asks for a hold: the tenant, the instant, the client address (hashed
+ * before it is stored), and the customer when the request carries a valid
+ * customer session of the tenant (14.11: the hold and its booking are theirs).
+ */
 export interface HoldContext extends BookingClockContext {
   clientAddress: string;
+  customerId?: string | null | undefined;
 }
 
 /** What a hold keeps of its service at creation (14.3: changing the service never alters it). */
@@ -28,9 +36,27 @@ interface HoldSnapshot {
   allocations: (Allocation & { selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED' })[];
   pricing: PricePreview | null;
   claim: { startMinute: number; endMinute: number };
+  /** 14.12's frozen delivery: read back with `parseDeliverySnapshot`. */
+  delivery: DeliverySnapshot;
 }
 
 type HoldRow = Selectable<Database['booking_holds']>;
+
+/** Holds from before delivery was rated froze none: they were pickup. */
+function readDelivery(snapshot: Partial<HoldSnapshot>): DeliverySnapshot {
+  const parsed = deliverySnapshotSchema.safeParse(snapshot.delivery);
+  if (parsed.success) return parsed.data;
+  return {
+    method: 'PICKUP',
+    address: null,
+    addressSummary: null,
+    distanceMeters: null,
+    band: null,
+    area: null,
+    feeInCents: 0,
+    evaluatedAt: new Date(0).toISOString(),
+  };
+}
 
 const holdNotFound = () => AppError.notFound('Booking hold not found');
 const MS_PER_MINUTE = 60_000;
@@ -56,8 +82,15 @@ function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
     resources: snapshot.allocations
       .filter((allocation) => allocation.selection !== 'AUTO')
       .map(({ requirementId, resourceId, quantity }) => ({ requirementId, resourceId, quantity })),
-    delivery: null,
-    pricing: snapshot.pricing,
+    delivery: toDeliveryRead(readDelivery(snapshot)),
+    pricing: snapshot.pricing && {
+      authoritative: false,
+      currency: snapshot.pricing.currency,
+      subtotalInCents: snapshot.pricing.subtotalInCents,
+      deliveryFeeInCents: snapshot.pricing.deliveryFeeInCents ?? 0,
+      totalInCents: snapshot.pricing.totalInCents ?? snapshot.pricing.subtotalInCents,
+      depositInCents: snapshot.pricing.depositInCents,
+    },
   };
 }
 
@@ -95,21 +128,18 @@ async function enforceActiveHoldLimits(
 async function holdTerms(trx: Kysely<Database>, organizationId: string, serviceId: string) {
   const row = await trx
     .selectFrom('booking_services')
-    .select(['checkout', 'delivery'])
+    .select(['checkout'])
     .where('organization_id', '=', organizationId)
     .where('id', '=', serviceId)
     .executeTakeFirstOrThrow();
-  return {
-    holdMinutes: (row.checkout as { holdMinutes: number }).holdMinutes,
-    deliveryMode: (row.delivery as { mode: string }).mode,
-  };
+  return { holdMinutes: (row.checkout as { holdMinutes: number }).holdMinutes };
 }
 
 async function placeHold(
   trx: Kysely<Database>,
   ctx: HoldContext,
   input: CreateHoldInput,
-  options: { currency: string; keyHash: string },
+  options: { currency: string; keyHash: string; delivery: DeliverySnapshot | undefined },
 ): Promise<HoldRead> {
   const { id: serviceId, service } = await loadBookableService(
     trx,
@@ -118,12 +148,9 @@ async function placeHold(
     options.currency,
   );
   const terms = await holdTerms(trx, ctx.organizationId, serviceId);
-  if (terms.deliveryMode === 'REQUIRED') {
-    throw new AppError(
-      'BOOKING_DELIVERY_INVALID',
-      'This service is delivered; holds with delivery are not offered yet',
-    );
-  }
+  // Decided before the transaction; undefined only when the service became holdable since.
+  const delivery = options.delivery;
+  if (delivery === undefined) throw new AppError('STALE_STATE', 'The service changed; retry');
   const startsAt = toEpochMinutes(parseInstant(input.startsAt)!);
   const endsAt = toEpochMinutes(parseInstant(input.endsAt)!);
   const issues = [
@@ -149,11 +176,12 @@ async function placeHold(
   );
   const pool = [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))];
 
-  return withCapacityLock(trx, ctx, pool, async (locked) => {
-    const claims = await readLiveClaims(locked, ctx, pool, {
-      startsAt: new Date(claimStart * MS_PER_MINUTE),
-      endsAt: new Date(claimEnd * MS_PER_MINUTE),
-    });
+  const window = {
+    startsAt: new Date(claimStart * MS_PER_MINUTE),
+    endsAt: new Date(claimEnd * MS_PER_MINUTE),
+  };
+  const assign = async (db: Kysely<Database>) => {
+    const claims = await readLiveClaims(db, ctx, pool, window);
     const loads = new Map(claims.map((resource) => [resource.resourceId, resourceLoad(resource)]));
     const assignment = assignResources(
       service.requirements,
@@ -170,6 +198,15 @@ async function placeHold(
         ...(assignment.resourceId !== null ? { resourceId: assignment.resourceId } : {}),
       });
     }
+    return assignment;
+  };
+  // A first look without the lock: claims committed now already leave no room, so the answer is
+  // 409 whatever the lock would show (units are freed only by commits this read sees). A hot slot's
+  // losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
+  await assign(trx);
+
+  return withCapacityLock(trx, ctx, pool, async (locked) => {
+    const assignment = await assign(locked);
     const selectionOf = new Map(
       service.requirements.map((requirement) => [requirement.id, requirement.selection]),
     );
@@ -188,9 +225,11 @@ async function placeHold(
             startsAt,
             endsAt,
             quantity: input.quantity,
+            deliveryFeeInCents: delivery.feeInCents,
           })
         : null,
       claim: { startMinute: claimStart, endMinute: claimEnd },
+      delivery,
     };
     const id = newId('hld', ctx.at);
     const row = await locked
@@ -204,6 +243,7 @@ async function placeHold(
         ends_at: new Date(endsAt * MS_PER_MINUTE),
         quantity: input.quantity,
         customer_email: input.customerEmail,
+        customer_id: ctx.customerId ?? null,
         key_hash: options.keyHash,
         client_key: clientKey,
         snapshot: JSON.stringify(snapshot),
@@ -230,7 +270,10 @@ async function placeHold(
 }
 
 /**
- * `POST /public/booking-holds` (14.11): validates the interval as a search
+ * `POST /public/booking-holds` (14.11): first, outside any transaction, the
+ * delivery (14.12, `quoteDelivery`: the distance provider is called before
+ * the idempotency key is recorded, so its failure records nothing and a retry
+ * with the same key runs again); then validates the interval as a search
  * would offer it now (shape 400, time rules 409 BOOKING_SLOT_UNAVAILABLE),
  * checks the active-holds limits (429), assigns resources from live claims
  * under the capacity lock and claims them (the trigger has the last word)
@@ -242,9 +285,15 @@ export async function createHold(
   db: Kysely<Database>,
   ctx: HoldContext,
   input: CreateHoldInput,
-  options: { currency: string; idempotencyKey: string },
+  options: { currency: string; idempotencyKey: string; distance: DistanceProvider },
 ): Promise<{ hold: HoldRead; replayed: boolean }> {
   const keyHash = hashToken(options.idempotencyKey);
+  const delivery = await quoteDelivery(
+    db,
+    ctx,
+    { serviceId: input.serviceId, delivery: input.delivery },
+    options.distance,
+  );
   const outcome = await retryOnAbort(() =>
     withIdempotency<HoldRead>(
       db,
@@ -258,7 +307,7 @@ export async function createHold(
       },
       async (trx) => ({
         status: 201,
-        body: await placeHold(trx, ctx, input, { currency: options.currency, keyHash }),
+        body: await placeHold(trx, ctx, input, { currency: options.currency, keyHash, delivery }),
       }),
       {
         fromRecord: async (trx, recorded) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantSchema, MAX_PARTY_SIZE, parseInstant } from '../availability/schemas.ts';
+import { deliveryInputSchema, deliveryReadSchema } from '../delivery/schemas.ts';
 
 /** Holds (CONTRACT-bookings.md 14.11). */
 
@@ -32,6 +33,7 @@ export const createHoldInputSchema = z
         'Chosen resources of `OPTIONAL` and `REQUIRED` requirements (at most 20); a `REQUIRED` one needs its own, summing to its units',
       ),
     customerEmail: z.email().max(320),
+    delivery: deliveryInputSchema,
   })
   .superRefine((input, ctx) => {
     const startsAt = parseInstant(input.startsAt);
@@ -61,13 +63,19 @@ export const holdSchema = z
     resources: z
       .array(z.object({ requirementId: z.string(), resourceId: z.string(), quantity: z.number().int() }))
       .describe('The resources held for the `OPTIONAL` and `REQUIRED` requirements'),
-    delivery: z.null().describe('Pickup: delivery is not offered yet'),
+    delivery: deliveryReadSchema,
     pricing: z
       .object({
         authoritative: z.literal(false),
         currency: z.string(),
         subtotalInCents: z.number().int(),
-        depositInCents: z.number().int().nullable(),
+        deliveryFeeInCents: z.number().int().describe('The frozen delivery fee; 0 for pickup'),
+        totalInCents: z.number().int().describe('Subtotal plus the delivery fee, before tax'),
+        depositInCents: z
+          .number()
+          .int()
+          .nullable()
+          .describe('`DEPOSIT` services: of the total (percent rounded half up, or the amount capped at it)'),
       })
       .nullable(),
   })

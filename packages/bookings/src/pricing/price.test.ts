@@ -117,4 +117,35 @@ describe('deposits', () => {
     expect(priceBooking({ ...input, checkout: { paymentMode: 'PAY_LATER' } })?.depositInCents).toBeNull();
     expect(priceBooking({ ...input, checkout: payNow })?.depositInCents).toBeNull();
   });
+
+  it('takes a hold’s delivery fee into the total the deposit is a percent of', () => {
+    const input = {
+      pricing: { basis: 'FLAT', amountInCents: 2345, ...common } as Pricing,
+      currency: 'USD',
+      timeZone: 'UTC',
+      startsAt: at('2026-06-01T10:00Z'),
+      endsAt: at('2026-06-01T11:00Z'),
+      quantity: 1,
+      deliveryFeeInCents: 655,
+    };
+    expect(
+      priceBooking({ ...input, checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 25 } } }),
+    ).toEqual({
+      authoritative: false,
+      currency: 'USD',
+      subtotalInCents: 2345,
+      deliveryFeeInCents: 655,
+      totalInCents: 3000,
+      depositInCents: 750,
+    });
+    expect(
+      priceBooking({ ...input, checkout: { paymentMode: 'DEPOSIT', deposit: { amountInCents: 5000 } } })
+        ?.depositInCents,
+    ).toBe(3000);
+    expect(priceBooking({ ...input, deliveryFeeInCents: 0, checkout: payNow })).toMatchObject({
+      deliveryFeeInCents: 0,
+      totalInCents: 2345,
+      depositInCents: null,
+    });
+  });
 });

@@ -26,6 +26,12 @@ export interface PriceInput {
   startsAt: number;
   endsAt: number;
   quantity: number;
+  /**
+   * A hold's frozen delivery fee (14.12): added to the subtotal for the total
+   * the deposit is taken from, as conversion will (14.9). Omitted by service
+   * reads and search slots, which know no destination.
+   */
+  deliveryFeeInCents?: number;
 }
 
 export interface PricePreview {
@@ -34,6 +40,9 @@ export interface PricePreview {
   subtotalInCents: number;
   /** The deposit due at checkout for `DEPOSIT` services; null for the other payment modes. */
   depositInCents: number | null;
+  /** With a delivery fee only: the fee, and the subtotal plus the fee (tax comes at conversion). */
+  deliveryFeeInCents?: number;
+  totalInCents?: number;
 }
 
 const MINUTES_PER_HOUR = 60;
@@ -80,9 +89,17 @@ export function priceBooking(input: PriceInput): PricePreview | null {
   const { pricing, checkout } = input;
   const raw = pricing.perParticipant ? base * input.quantity : base;
   const subtotalInCents = Math.max(raw, pricing.minimumInCents ?? 0);
+  const totalInCents = subtotalInCents + (input.deliveryFeeInCents ?? 0);
   const depositInCents =
     checkout.paymentMode === 'DEPOSIT' && checkout.deposit
-      ? depositFor(subtotalInCents, checkout.deposit)
+      ? depositFor(totalInCents, checkout.deposit)
       : null;
-  return { authoritative: false, currency: input.currency, subtotalInCents, depositInCents };
+  const preview: PricePreview = {
+    authoritative: false,
+    currency: input.currency,
+    subtotalInCents,
+    depositInCents,
+  };
+  if (input.deliveryFeeInCents === undefined) return preview;
+  return { ...preview, deliveryFeeInCents: input.deliveryFeeInCents, totalInCents };
 }
