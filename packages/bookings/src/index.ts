@@ -12,6 +12,7 @@ export * from './availability/search.ts';
 export * from './availability/search-availability.ts';
 export * from './availability/search-schemas.ts';
 export * from './availability/validate.ts';
+export * from './bookings/booking-payments.ts';
 export * from './bookings/history.ts';
 export * from './bookings/management-tokens.ts';
 export * from './bookings/notify.ts';
