@@ -14,6 +14,7 @@ import * as checkoutIntegrity from './2026_11_26_0012_checkout_integrity.ts';
 import * as bookings from './2026_11_26_0015_bookings.ts';
 import * as bookingRecords from './2026_11_26_0016_booking_records.ts';
 import * as bookingHoldCustomers from './2026_11_26_0019_booking_hold_customers.ts';
+import * as bookingPayments from './2026_11_26_0017_booking_payments.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0015_bookings': bookings,
   '2026_11_26_0016_booking_records': bookingRecords,
   '2026_11_26_0019_booking_hold_customers': bookingHoldCustomers,
+  '2026_11_26_0017_booking_payments': bookingPayments,
 };

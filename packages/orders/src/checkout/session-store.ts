@@ -13,6 +13,23 @@ import type { CheckoutSessionRead, ShippingOption } from './schemas.ts';
 /** The states a session leaves by expiring; later ones belong to an order the webhook settles. */
 export const EXPIRING_STATUSES = ['OPEN', 'BOUND', 'PAYMENT_FAILED'] as const;
 
+/** A booking payment's session (CONTRACT-bookings.md 14.15): bound to the amount due, never repriced or rebound. */
+export function isBookingSession(session: Pick<CheckoutSession, 'sales_record_id'>): boolean {
+  return session.sales_record_id !== null;
+}
+
+/** 409 for a change to a booking payment's session: its amount is the booking's, not a cart's. */
+export function assertNotBookingSession(
+  session: Pick<CheckoutSession, 'sales_record_id'>,
+  action: string,
+): void {
+  if (isBookingSession(session))
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      `A booking payment's checkout session cannot be ${action}: it is bound to the amount due`,
+    );
+}
+
 export function isPastExpiry(session: CheckoutSession, at: Date): boolean {
   return (EXPIRING_STATUSES as readonly string[]).includes(session.status) && session.expires_at <= at;
 }
@@ -30,15 +47,29 @@ export async function findSessionByToken(
 ): Promise<CheckoutSession> {
   const notFound = () => AppError.notFound('Checkout session not found');
   if (!isTokenOf('checkout', token)) throw notFound();
-  const session = await db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('token_hash', '=', hashToken(token))
-    .$if(options.organizationId !== undefined, (qb) =>
-      qb.where('organization_id', '=', options.organizationId!),
-    )
-    .$if(options.lock === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  const tokenHash = hashToken(token);
+  const select = () =>
+    db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .$if(options.organizationId !== undefined, (qb) =>
+        qb.where('organization_id', '=', options.organizationId!),
+      )
+      .$if(options.lock === true, (qb) => qb.forUpdate());
+  let session = await select().where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (!session) {
+    // A further token of a session (a booking conversion replay's fresh credential), by its own index.
+    const further = await db
+      .selectFrom('checkout_session_tokens')
+      .select(['organization_id', 'checkout_session_id'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (further)
+      session = await select()
+        .where('organization_id', '=', further.organization_id)
+        .where('id', '=', further.checkout_session_id)
+        .executeTakeFirst();
+  }
   if (!session || session.status === 'EXPIRED' || isPastExpiry(session, options.at)) throw notFound();
   return session;
 }
