@@ -12,6 +12,8 @@ export * from './availability/search.ts';
 export * from './availability/search-availability.ts';
 export * from './availability/search-schemas.ts';
 export * from './availability/validate.ts';
+export * from './bookings/booking-claims.ts';
+export * from './bookings/booking-read.ts';
 export * from './bookings/history.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';

@@ -1,0 +1,546 @@
+import type { BookingStatus, Database } from '@commerce/db';
+import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
+import type { BookingClockContext } from '../context.ts';
+import { formatInstant, toEpochMinutes } from '../time/zone.ts';
+import { loadServiceTerms, planClaims } from './booking-claims.ts';
+
+/**
+ * The booking read model (CONTRACT-bookings.md 14.16 and 14.17): one detail
+ * for the customer and guest routes, the same with merchant-only fields for
+ * the merchant routes. Every part is read in a fixed number of queries
+ * (the booking, its allocations, its change requests, its payment), never one
+ * per element.
+ */
+
+export type BookingView = 'CUSTOMER' | 'MERCHANT';
+
+export const BOOKING_STATUSES = [
+  'REQUESTED',
+  'PENDING_PAYMENT',
+  'CONFIRMED',
+  'DECLINED',
+  'CANCELLED',
+  'EXPIRED',
+] as const satisfies readonly BookingStatus[];
+export const LIVE_BOOKING_STATUSES = ['REQUESTED', 'PENDING_PAYMENT', 'CONFIRMED'] as const;
+
+export const bookingStatusSchema = z.enum(BOOKING_STATUSES);
+const actorSchema = z.enum(['CUSTOMER', 'GUEST', 'MERCHANT', 'SYSTEM', 'WEBHOOK']);
+const actionSchema = z.enum(['APPLY', 'REQUEST', 'NONE']);
+
+export const bookingPaymentSchema = z
+  .object({
+    salesRecordId: z.string(),
+    paymentStatus: z.enum(['NOT_REQUIRED', 'AWAITING_PAYMENT', 'PAID', 'FAILED', 'REFUNDED']),
+    totalInCents: z.number().int(),
+    paidInCents: z.number().int(),
+    balanceDueInCents: z.number().int(),
+    paymentExpiresAt: z.iso.datetime().nullable(),
+    voidedAt: z.iso.datetime().nullable(),
+    refundRequired: z.boolean(),
+  })
+  .meta({ id: 'BookingPayment' });
+export type BookingPayment = z.infer<typeof bookingPaymentSchema>;
+
+export const bookingActionsSchema = z
+  .object({
+    cancel: actionSchema,
+    reschedule: actionSchema,
+    cancelCutoffAt: z.iso
+      .datetime()
+      .nullable()
+      .describe(
+        'Under a `SELF_SERVICE` cancellation policy, the instant cancelling turns from `APPLY` to `REQUEST`',
+      ),
+    rescheduleCutoffAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'BookingActions' });
+export type BookingActions = z.infer<typeof bookingActionsSchema>;
+
+export const bookingChangeRequestSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['CANCEL', 'RESCHEDULE']),
+    status: z.enum(['PENDING', 'APPROVED', 'DECLINED', 'WITHDRAWN']),
+    startsAt: z.string().nullable().describe('`RESCHEDULE` only: the interval asked for'),
+    endsAt: z.string().nullable(),
+    reason: z.string().nullable(),
+    decisionReason: z.string().nullable(),
+    decidedAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BookingChangeRequest' });
+export type BookingChangeRequestRead = z.infer<typeof bookingChangeRequestSchema>;
+
+const deliverySchema = z
+  .object({
+    method: z.string(),
+    destinationAddress: z.record(z.string(), z.unknown()).nullable(),
+    distanceMeters: z.number().nullable(),
+    band: z.object({ label: z.string(), maxDistanceMeters: z.number() }).nullable(),
+    feeInCents: z.number().int(),
+  })
+  .nullable()
+  .describe('The delivery frozen at conversion (14.12); null for pickup');
+
+export const bookingDetailSchema = z
+  .object({
+    id: z.string(),
+    code: z.string(),
+    status: bookingStatusSchema,
+    service: z.object({ id: z.string(), slug: z.string(), name: z.string() }),
+    timezone: z.string().describe('The service time zone: the instants of the booking carry its offset'),
+    startsAt: z.string(),
+    endsAt: z.string(),
+    quantity: z.number().int(),
+    resources: z
+      .array(z.object({ requirementId: z.string(), resourceId: z.string(), name: z.string() }))
+      .describe('The resources given for the `OPTIONAL` and `REQUIRED` requirements'),
+    delivery: deliverySchema,
+    customer: z.object({ name: z.string(), email: z.string(), phone: z.string().nullable() }),
+    price: z.object({
+      currency: z.string(),
+      subtotalInCents: z.number().int(),
+      deliveryFeeInCents: z.number().int(),
+      taxInCents: z.number().int(),
+      totalInCents: z.number().int(),
+    }),
+    payment: bookingPaymentSchema.nullable().describe('Null while `REQUESTED` (14.15)'),
+    actions: bookingActionsSchema,
+    changeRequests: z.array(bookingChangeRequestSchema),
+    agreements: z.array(
+      z.object({
+        title: z.string(),
+        version: z.number().int(),
+        signerName: z.string(),
+        acceptedAt: z.string(),
+      }),
+    ),
+    documents: z
+      .array(z.object({ kind: z.string(), title: z.string(), issuedAt: z.string() }))
+      .describe('Empty until receipts exist'),
+    group: z.object({ publicRef: z.string() }).nullable(),
+    requestExpiresAt: z.iso.datetime().nullable().describe('`REQUESTED` only'),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'BookingDetail' });
+export type BookingDetail = z.infer<typeof bookingDetailSchema>;
+
+export const bookingHistoryEntrySchema = z.object({
+  at: z.iso.datetime(),
+  from: bookingStatusSchema.nullable(),
+  to: bookingStatusSchema,
+  actor: actorSchema,
+  userId: z.string().optional(),
+  reason: z.string().optional(),
+});
+
+export const merchantBookingDetailSchema = bookingDetailSchema
+  .extend({
+    customerNote: z.string().nullable(),
+    assigneeUserIds: z.array(z.string()),
+    history: z.array(bookingHistoryEntrySchema),
+    allocations: z
+      .array(
+        z.object({
+          requirementId: z.string(),
+          resourceId: z.string(),
+          name: z.string(),
+          quantity: z.number().int(),
+          selection: z.enum(['AUTO', 'OPTIONAL', 'REQUIRED']),
+        }),
+      )
+      .describe("Every requirement's resources, `AUTO` pools included"),
+    capacityConflict: z
+      .boolean()
+      .nullable()
+      .describe('`REQUESTED` only: true when approving it now would fail for capacity; null otherwise'),
+  })
+  .meta({ id: 'MerchantBookingDetail' });
+export type MerchantBookingDetail = z.infer<typeof merchantBookingDetailSchema>;
+
+export type BookingRow = Selectable<Database['bookings']>;
+
+/** The parts of the booking's service snapshot the reads use; older or partial snapshots fall back to the service row. */
+interface SnapshotView {
+  service?: { id?: string; slug?: string; name?: string };
+  slug?: string;
+  name?: string;
+  policies?: {
+    cancellation?: { mode?: string; cutoffMinutes?: number };
+    reschedule?: { mode?: string; cutoffMinutes?: number };
+  };
+}
+
+type PolicyMode = 'SELF_SERVICE' | 'REQUEST' | 'NONE';
+interface Policy {
+  mode: PolicyMode;
+  cutoffMinutes: number;
+}
+const DEFAULT_POLICY: Policy = { mode: 'REQUEST', cutoffMinutes: 0 };
+
+function policyOf(raw: { mode?: string; cutoffMinutes?: number } | undefined): Policy {
+  if (!raw || (raw.mode !== 'SELF_SERVICE' && raw.mode !== 'REQUEST' && raw.mode !== 'NONE')) {
+    return DEFAULT_POLICY;
+  }
+  return { mode: raw.mode, cutoffMinutes: Number.isInteger(raw.cutoffMinutes) ? raw.cutoffMinutes! : 0 };
+}
+
+/** The cancellation and reschedule policies frozen with the booking, else the service's present ones. */
+export function bookingPolicies(
+  snapshot: unknown,
+  servicePolicies: unknown,
+): { cancellation: Policy; reschedule: Policy } {
+  const frozen = (snapshot as SnapshotView | null)?.policies;
+  const source = frozen ?? (servicePolicies as SnapshotView['policies'] | null) ?? undefined;
+  return { cancellation: policyOf(source?.cancellation), reschedule: policyOf(source?.reschedule) };
+}
+
+/**
+ * The customer's actions at `at` (14.17). `REQUESTED` and `PENDING_PAYMENT`
+ * bookings are cancelled at once and never rescheduled; a `CONFIRMED` one
+ * follows its policies (`SELF_SERVICE` applies before `startsAt` − cutoff,
+ * then requests). Nothing is offered once the booking has started (a pending
+ * request is withdrawn when it starts) or is terminal, and no second request
+ * while one is pending.
+ */
+export function bookingActions(
+  booking: { status: BookingStatus; startsAt: Date },
+  policies: { cancellation: Policy; reschedule: Policy },
+  at: Date,
+  hasPendingChangeRequest: boolean,
+): BookingActions {
+  const cutoffOf = (policy: Policy) =>
+    policy.mode === 'SELF_SERVICE'
+      ? new Date(booking.startsAt.getTime() - policy.cutoffMinutes * 60_000).toISOString()
+      : null;
+  const cancelCutoffAt = cutoffOf(policies.cancellation);
+  const rescheduleCutoffAt = cutoffOf(policies.reschedule);
+  const none = { cancel: 'NONE', reschedule: 'NONE', cancelCutoffAt, rescheduleCutoffAt } as const;
+  if (at.getTime() >= booking.startsAt.getTime()) return none;
+  if (booking.status === 'REQUESTED' || booking.status === 'PENDING_PAYMENT') {
+    return { ...none, cancel: 'APPLY' };
+  }
+  if (booking.status !== 'CONFIRMED') return none;
+  const actionOf = (policy: Policy, cutoffAt: string | null) => {
+    if (policy.mode === 'NONE') return 'NONE' as const;
+    if (policy.mode === 'SELF_SERVICE' && cutoffAt !== null && at.getTime() < Date.parse(cutoffAt)) {
+      return 'APPLY' as const;
+    }
+    return hasPendingChangeRequest ? ('NONE' as const) : ('REQUEST' as const);
+  };
+  return {
+    cancel: actionOf(policies.cancellation, cancelCutoffAt),
+    reschedule: actionOf(policies.reschedule, rescheduleCutoffAt),
+    cancelCutoffAt,
+    rescheduleCutoffAt,
+  };
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
+
+/** An instant of the booking in its service time zone's offset (14.5). */
+export function bookingInstant(value: Date | string, timezone: string): string {
+  return formatInstant(toEpochMinutes(new Date(value).getTime()), timezone);
+}
+
+/**
+ * The `payment` of each booking (14.15), from its sales record; absent for a
+ * booking without one (`REQUESTED`).
+ *
+ * TODO(bk-convert): replace with H1's `readBookingPayments` from
+ * booking-payments.ts once merged; this reads the sales record straight.
+ */
+async function readPaymentsFromSalesRecords(
+  db: Kysely<Database>,
+  organizationId: string,
+  bookingIds: readonly string[],
+): Promise<Map<string, BookingPayment>> {
+  if (bookingIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('bookings as b')
+    .innerJoin('sales_records as s', (join) =>
+      join.onRef('s.organization_id', '=', 'b.organization_id').onRef('s.id', '=', 'b.sales_record_id'),
+    )
+    .select([
+      'b.id as booking_id',
+      'b.amount_due_now_in_cents',
+      'b.payment_expires_at',
+      'b.voided_at',
+      'b.refund_required',
+      's.id as sales_record_id',
+      's.payment_status',
+      's.total_in_cents',
+    ])
+    .where('b.organization_id', '=', organizationId)
+    .where('b.id', 'in', [...bookingIds])
+    .execute();
+  return new Map(
+    rows.map((row) => {
+      const paidInCents = row.payment_status === 'PAID' ? row.amount_due_now_in_cents : 0;
+      return [
+        row.booking_id,
+        {
+          salesRecordId: row.sales_record_id,
+          paymentStatus: row.payment_status,
+          totalInCents: row.total_in_cents,
+          paidInCents,
+          balanceDueInCents: Math.max(0, row.total_in_cents - paidInCents),
+          paymentExpiresAt: isoOrNull(row.payment_expires_at),
+          voidedAt: isoOrNull(row.voided_at),
+          refundRequired: row.refund_required,
+        },
+      ];
+    }),
+  );
+}
+
+/** Reads a booking row of the tenant, optionally locked for an update. */
+export function findBooking(
+  db: Kysely<Database>,
+  organizationId: string,
+  bookingId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<BookingRow | undefined> {
+  return db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', bookingId)
+    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+interface AllocationRead {
+  requirementId: string;
+  resourceId: string;
+  name: string;
+  quantity: number;
+  selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED';
+}
+
+async function readAllocations(
+  db: Kysely<Database>,
+  organizationId: string,
+  bookingId: string,
+): Promise<AllocationRead[]> {
+  const rows = await db
+    .selectFrom('booking_allocations as a')
+    .innerJoin('booking_resources as r', (join) =>
+      join.onRef('r.organization_id', '=', 'a.organization_id').onRef('r.id', '=', 'a.resource_id'),
+    )
+    .select(['a.requirement_id', 'a.resource_id', 'r.name', 'a.quantity', 'a.selection'])
+    .where('a.organization_id', '=', organizationId)
+    .where('a.booking_id', '=', bookingId)
+    .orderBy('a.position')
+    .execute();
+  return rows.map((row) => ({
+    requirementId: row.requirement_id,
+    resourceId: row.resource_id,
+    name: row.name,
+    quantity: row.quantity,
+    selection: row.selection,
+  }));
+}
+
+async function readChangeRequests(
+  db: Kysely<Database>,
+  organizationId: string,
+  bookingId: string,
+  timezone: string,
+): Promise<BookingChangeRequestRead[]> {
+  const rows = await db
+    .selectFrom('booking_change_requests')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('booking_id', '=', bookingId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    startsAt: row.starts_at === null ? null : bookingInstant(row.starts_at, timezone),
+    endsAt: row.ends_at === null ? null : bookingInstant(row.ends_at, timezone),
+    reason: row.reason,
+    decisionReason: row.decision_reason,
+    decidedAt: isoOrNull(row.decided_at),
+    createdAt: iso(row.created_at),
+  }));
+}
+
+function deliveryOf(raw: unknown): BookingDetail['delivery'] {
+  if (raw === null || typeof raw !== 'object') return null;
+  const snapshot = raw as Record<string, unknown>;
+  if (snapshot.method !== 'DELIVERY') return null;
+  const band = snapshot.band as { label?: unknown; maxDistanceMeters?: unknown } | null | undefined;
+  return {
+    method: 'DELIVERY',
+    destinationAddress: (snapshot.address as Record<string, unknown> | undefined) ?? null,
+    distanceMeters: typeof snapshot.distanceMeters === 'number' ? snapshot.distanceMeters : null,
+    band:
+      band && typeof band.label === 'string' && typeof band.maxDistanceMeters === 'number'
+        ? { label: band.label, maxDistanceMeters: band.maxDistanceMeters }
+        : null,
+    feeInCents: typeof snapshot.feeInCents === 'number' ? snapshot.feeInCents : 0,
+  };
+}
+
+function agreementsOf(raw: unknown): BookingDetail['agreements'] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((entry) => {
+    const agreement = entry as Record<string, unknown>;
+    return typeof agreement.title === 'string' &&
+      typeof agreement.version === 'number' &&
+      typeof agreement.signerName === 'string' &&
+      typeof agreement.acceptedAt === 'string'
+      ? [
+          {
+            title: agreement.title,
+            version: agreement.version,
+            signerName: agreement.signerName,
+            acceptedAt: agreement.acceptedAt,
+          },
+        ]
+      : [];
+  });
+}
+
+/** Whether a `REQUESTED` booking could be claimed now with its allocations (or others of the pools). */
+export async function approvalIsClaimable(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  booking: {
+    serviceId: string;
+    currency: string;
+    startsAt: Date;
+    endsAt: Date;
+    quantity: number;
+    allocations: readonly AllocationRead[];
+  },
+): Promise<boolean> {
+  const terms = await loadServiceTerms(db, ctx.organizationId, booking.serviceId, booking.currency);
+  const plan = await planClaims(db, ctx, terms, {
+    startsAt: booking.startsAt,
+    endsAt: booking.endsAt,
+    quantity: booking.quantity,
+    preferred: booking.allocations,
+  });
+  return plan.ok;
+}
+
+/**
+ * The detail of a booking of the tenant: the customer view of 14.17 or the
+ * merchant view of 14.16; null when the tenant has no such booking. `actions`
+ * follow the policies at `ctx.at` (guest routes replace them once their token
+ * is consumed).
+ */
+export async function readBookingDetail(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  bookingId: string,
+  view: 'MERCHANT',
+): Promise<MerchantBookingDetail | null>;
+export async function readBookingDetail(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  bookingId: string,
+  view: 'CUSTOMER',
+): Promise<BookingDetail | null>;
+export async function readBookingDetail(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  bookingId: string,
+  view: BookingView,
+): Promise<BookingDetail | MerchantBookingDetail | null>;
+export async function readBookingDetail(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  bookingId: string,
+  view: BookingView,
+): Promise<BookingDetail | MerchantBookingDetail | null> {
+  const row = await db
+    .selectFrom('bookings as b')
+    .innerJoin('booking_services as s', (join) =>
+      join.onRef('s.organization_id', '=', 'b.organization_id').onRef('s.id', '=', 'b.service_id'),
+    )
+    .selectAll('b')
+    .select(['s.slug as service_slug', 's.name as service_name', 's.policies as service_policies'])
+    .where('b.organization_id', '=', ctx.organizationId)
+    .where('b.id', '=', bookingId)
+    .executeTakeFirst();
+  if (!row) return null;
+
+  const [allocations, changeRequests, payments] = await Promise.all([
+    readAllocations(db, ctx.organizationId, row.id),
+    readChangeRequests(db, ctx.organizationId, row.id, row.timezone),
+    row.sales_record_id === null
+      ? Promise.resolve(new Map<string, BookingPayment>())
+      : readPaymentsFromSalesRecords(db, ctx.organizationId, [row.id]),
+  ]);
+  const snapshot = row.snapshot as SnapshotView | null;
+  const hasPending = changeRequests.some((request) => request.status === 'PENDING');
+  const detail: BookingDetail = {
+    id: row.id,
+    code: row.code,
+    status: row.status,
+    service: {
+      id: row.service_id,
+      slug: snapshot?.service?.slug ?? snapshot?.slug ?? row.service_slug,
+      name: snapshot?.service?.name ?? snapshot?.name ?? row.service_name,
+    },
+    timezone: row.timezone,
+    startsAt: bookingInstant(row.starts_at, row.timezone),
+    endsAt: bookingInstant(row.ends_at, row.timezone),
+    quantity: row.quantity,
+    resources: allocations
+      .filter((allocation) => allocation.selection !== 'AUTO')
+      .map(({ requirementId, resourceId, name }) => ({ requirementId, resourceId, name })),
+    delivery: deliveryOf(row.delivery),
+    customer: { name: row.customer_name, email: row.customer_email, phone: row.customer_phone },
+    price: {
+      currency: row.currency,
+      subtotalInCents: row.subtotal_in_cents,
+      deliveryFeeInCents: row.delivery_fee_in_cents,
+      taxInCents: row.tax_in_cents,
+      totalInCents: row.total_in_cents,
+    },
+    payment: row.status === 'REQUESTED' ? null : (payments.get(row.id) ?? null),
+    actions: bookingActions(
+      { status: row.status, startsAt: new Date(row.starts_at) },
+      bookingPolicies(row.snapshot, row.service_policies),
+      ctx.at,
+      hasPending,
+    ),
+    changeRequests,
+    agreements: agreementsOf(row.agreements),
+    documents: [],
+    // Groups (14.18) are not built yet: no booking belongs to one.
+    group: null,
+    requestExpiresAt: row.status === 'REQUESTED' ? isoOrNull(row.request_expires_at) : null,
+    createdAt: iso(row.created_at),
+  };
+  if (view === 'CUSTOMER') return detail;
+
+  return {
+    ...detail,
+    customerNote: row.customer_note,
+    assigneeUserIds: row.assignee_user_ids,
+    history: bookingHistoryEntrySchema.array().parse(row.history),
+    allocations,
+    capacityConflict:
+      row.status === 'REQUESTED'
+        ? !(await approvalIsClaimable(db, ctx, {
+            serviceId: row.service_id,
+            currency: row.currency,
+            startsAt: new Date(row.starts_at),
+            endsAt: new Date(row.ends_at),
+            quantity: row.quantity,
+            allocations,
+          }))
+        : null,
+  };
+}
