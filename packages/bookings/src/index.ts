@@ -13,6 +13,7 @@ export * from './availability/search-availability.ts';
 export * from './availability/search-schemas.ts';
 export * from './availability/validate.ts';
 export * from './bookings/history.ts';
+export * from './bookings/policy.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
 export * from './holds/index.ts';
