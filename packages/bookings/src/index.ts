@@ -15,6 +15,7 @@ export * from './availability/validate.ts';
 export * from './bookings/booking-claims.ts';
 export * from './bookings/booking-read.ts';
 export * from './bookings/history.ts';
+export * from './bookings/policy.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
 export * from './holds/index.ts';
