@@ -15,6 +15,8 @@ export * from './availability/validate.ts';
 export * from './bookings/booking-claims.ts';
 export * from './bookings/booking-read.ts';
 export * from './bookings/history.ts';
+export * from './bookings/management-tokens.ts';
+export * from './bookings/notify.ts';
 export * from './bookings/policy.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';

@@ -150,6 +150,10 @@ const NOTIFICATIONS_KEYS = {
     email(),
     'Where merchant notifications (new orders, bookings, returns, low stock) are sent; unset means the Owners',
   ),
+  bookingEmail: key(
+    email(),
+    'Where booking emails to the merchant (new requests and bookings, change requests, customer cancellations, refunds required) are sent; unset means `businessProfile.supportEmail`, and none is sent without either',
+  ),
   notifyOnNewOrder: keyWithDefault(
     z.boolean(),
     'Email the merchant for each new order. Default `true`',

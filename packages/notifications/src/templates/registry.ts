@@ -406,27 +406,58 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
   },
   {
     type: 'BOOKING_NOTIFICATION',
-    description: "Tells the customer about their booking's state (requested, confirmed, changed, cancelled).",
+    description:
+      'Every booking email (CONTRACT-bookings.md 14.21), to the customer (requested, confirmed, payment required, declined, cancelled, expired, rescheduled, change requests) or the merchant (new request or booking, change requested, customer cancelled, refund required). The default copy uses the event variables, so one override serves every event.',
     defaults: {
-      subject: 'Booking update: {{ booking.serviceName }} on {{ booking.startsAt }}',
-      heading: 'Booking {{ booking.status }}',
+      subject: '{{ booking.eventTitle }}: {{ booking.serviceName }} ({{ booking.code }})',
+      heading: '{{ booking.eventTitle }}',
       bodyText:
-        'Hi {{ customer.name }},\n\nYour booking for {{ booking.serviceName }} on {{ booking.startsAt }} is now {{ booking.status }}.\n\nUse the button below to see the details or manage your booking.',
-      ctaLabel: 'Manage booking',
+        '{{ booking.eventMessage }}\n\n{{ booking.serviceName }}\n{{ booking.startsAtLocal }} to {{ booking.endsAtLocal }} ({{ booking.timezone }})\nBooking {{ booking.code }}\n\nManage this booking: {{ booking.manageUrl }}',
+      ctaLabel: 'View booking',
     },
     variables: [
       ORGANIZATION_NAME,
       CUSTOMER_NAME,
+      variable(
+        'booking.event',
+        'The event, in capitals: REQUEST_RECEIVED, CONFIRMED, PAYMENT_REQUIRED, DECLINED, CANCELLED, EXPIRED, RESCHEDULED, CHANGE_REQUEST_RECEIVED, CHANGE_REQUEST_APPROVED, CHANGE_REQUEST_DECLINED, NEW_REQUEST, NEW_BOOKING, CHANGE_REQUESTED, CUSTOMER_CANCELLED or REFUND_REQUIRED',
+        'CONFIRMED',
+      ),
+      variable('booking.eventTitle', "The event's title", 'Booking confirmed'),
+      variable(
+        'booking.eventMessage',
+        "The event's message, a sentence or two",
+        'Your booking is confirmed. We look forward to seeing you.',
+      ),
+      variable('booking.code', "The booking's support code", 'BK-7K3M9Q2T'),
       variable('booking.serviceName', "The booked service's name", 'Kayak rental'),
       variable(
-        'booking.startsAt',
+        'booking.startsAtLocal',
         'When the booking starts, formatted in the service timezone',
-        'March 14, 2026, 10:00 AM',
+        'March 14, 2026 at 10:00 AM',
       ),
-      variable('booking.status', "The booking's state in words", 'confirmed'),
+      variable(
+        'booking.endsAtLocal',
+        'When the booking ends, formatted in the service timezone',
+        'March 14, 2026 at 12:00 PM',
+      ),
+      variable('booking.timezone', "The service's IANA timezone", 'Europe/Berlin'),
+      variable(
+        'booking.manageUrl',
+        "The booking's management link (customer emails: a fresh guest link; merchant emails: the booking in the admin)",
+        'https://shop.example/bookings/manage?token=m1_sample',
+      ),
+      variable(
+        'booking.paymentUrl',
+        'The payment link when a payment is due (PAYMENT_REQUIRED), else empty',
+        'https://shop.example/checkout/pay?token=c1_sample',
+      ),
     ],
     requiredVariables: [],
-    action: { description: "The booking's management page", samplePath: '/account/bookings/sample' },
+    action: {
+      description: "The payment link when a payment is due, else the booking's management link",
+      samplePath: '/bookings/manage?token=m1_sample',
+    },
     hasUnsubscribe: false,
   },
   {
