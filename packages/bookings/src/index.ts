@@ -18,6 +18,7 @@ export * from './bookings/history.ts';
 export * from './bookings/management-tokens.ts';
 export * from './bookings/notify.ts';
 export * from './bookings/policy.ts';
+export * from './bookings/transitions.ts';
 export * from './capacity/index.ts';
 export type * from './context.ts';
 export * from './holds/index.ts';

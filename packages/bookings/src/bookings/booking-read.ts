@@ -2,8 +2,10 @@ import type { BookingStatus, Database } from '@commerce/db';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { BookingClockContext } from '../context.ts';
+import { type Policies, policiesSchema } from '../services/schemas.ts';
 import { formatInstant, toEpochMinutes } from '../time/zone.ts';
 import { loadServiceTerms, planClaims } from './booking-claims.ts';
+import { bookingActions } from './policy.ts';
 
 /**
  * The booking read model (CONTRACT-bookings.md 14.16 and 14.17): one detail
@@ -56,7 +58,6 @@ export const bookingActionsSchema = z
     rescheduleCutoffAt: z.iso.datetime().nullable(),
   })
   .meta({ id: 'BookingActions' });
-export type BookingActions = z.infer<typeof bookingActionsSchema>;
 
 export const bookingChangeRequestSchema = z
   .object({
@@ -167,75 +168,15 @@ interface SnapshotView {
   service?: { id?: string; slug?: string; name?: string };
   slug?: string;
   name?: string;
-  policies?: {
-    cancellation?: { mode?: string; cutoffMinutes?: number };
-    reschedule?: { mode?: string; cutoffMinutes?: number };
-  };
-}
-
-type PolicyMode = 'SELF_SERVICE' | 'REQUEST' | 'NONE';
-interface Policy {
-  mode: PolicyMode;
-  cutoffMinutes: number;
-}
-const DEFAULT_POLICY: Policy = { mode: 'REQUEST', cutoffMinutes: 0 };
-
-function policyOf(raw: { mode?: string; cutoffMinutes?: number } | undefined): Policy {
-  if (!raw || (raw.mode !== 'SELF_SERVICE' && raw.mode !== 'REQUEST' && raw.mode !== 'NONE')) {
-    return DEFAULT_POLICY;
-  }
-  return { mode: raw.mode, cutoffMinutes: Number.isInteger(raw.cutoffMinutes) ? raw.cutoffMinutes! : 0 };
+  policies?: unknown;
 }
 
 /** The cancellation and reschedule policies frozen with the booking, else the service's present ones. */
-export function bookingPolicies(
-  snapshot: unknown,
-  servicePolicies: unknown,
-): { cancellation: Policy; reschedule: Policy } {
-  const frozen = (snapshot as SnapshotView | null)?.policies;
-  const source = frozen ?? (servicePolicies as SnapshotView['policies'] | null) ?? undefined;
-  return { cancellation: policyOf(source?.cancellation), reschedule: policyOf(source?.reschedule) };
-}
-
-/**
- * The customer's actions at `at` (14.17). `REQUESTED` and `PENDING_PAYMENT`
- * bookings are cancelled at once and never rescheduled; a `CONFIRMED` one
- * follows its policies (`SELF_SERVICE` applies before `startsAt` − cutoff,
- * then requests). Nothing is offered once the booking has started (a pending
- * request is withdrawn when it starts) or is terminal, and no second request
- * while one is pending.
- */
-export function bookingActions(
-  booking: { status: BookingStatus; startsAt: Date },
-  policies: { cancellation: Policy; reschedule: Policy },
-  at: Date,
-  hasPendingChangeRequest: boolean,
-): BookingActions {
-  const cutoffOf = (policy: Policy) =>
-    policy.mode === 'SELF_SERVICE'
-      ? new Date(booking.startsAt.getTime() - policy.cutoffMinutes * 60_000).toISOString()
-      : null;
-  const cancelCutoffAt = cutoffOf(policies.cancellation);
-  const rescheduleCutoffAt = cutoffOf(policies.reschedule);
-  const none = { cancel: 'NONE', reschedule: 'NONE', cancelCutoffAt, rescheduleCutoffAt } as const;
-  if (at.getTime() >= booking.startsAt.getTime()) return none;
-  if (booking.status === 'REQUESTED' || booking.status === 'PENDING_PAYMENT') {
-    return { ...none, cancel: 'APPLY' };
-  }
-  if (booking.status !== 'CONFIRMED') return none;
-  const actionOf = (policy: Policy, cutoffAt: string | null) => {
-    if (policy.mode === 'NONE') return 'NONE' as const;
-    if (policy.mode === 'SELF_SERVICE' && cutoffAt !== null && at.getTime() < Date.parse(cutoffAt)) {
-      return 'APPLY' as const;
-    }
-    return hasPendingChangeRequest ? ('NONE' as const) : ('REQUEST' as const);
-  };
-  return {
-    cancel: actionOf(policies.cancellation, cancelCutoffAt),
-    reschedule: actionOf(policies.reschedule, rescheduleCutoffAt),
-    cancelCutoffAt,
-    rescheduleCutoffAt,
-  };
+export function bookingPolicies(snapshot: unknown, servicePolicies: unknown): Policies {
+  const frozen = policiesSchema.safeParse((snapshot as SnapshotView | null)?.policies);
+  if (frozen.success) return frozen.data;
+  const present = policiesSchema.safeParse(servicePolicies ?? {});
+  return present.success ? present.data : policiesSchema.parse({});
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -510,10 +451,15 @@ export async function readBookingDetail(
     },
     payment: row.status === 'REQUESTED' ? null : (payments.get(row.id) ?? null),
     actions: bookingActions(
-      { status: row.status, startsAt: new Date(row.starts_at) },
-      bookingPolicies(row.snapshot, row.service_policies),
+      {
+        status: row.status,
+        startsAt: new Date(row.starts_at),
+        endsAt: new Date(row.ends_at),
+        timezone: row.timezone,
+        policies: bookingPolicies(row.snapshot, row.service_policies),
+        hasPendingChangeRequest: hasPending,
+      },
       ctx.at,
-      hasPending,
     ),
     changeRequests,
     agreements: agreementsOf(row.agreements),
