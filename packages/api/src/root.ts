@@ -7,6 +7,7 @@ import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
 import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
 import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
+import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
@@ -69,6 +70,7 @@ export const appRouter = router({
     returns: merchantReturnsRouter,
     bookingResources: merchantBookingResourcesRouter,
     bookingServices: merchantBookingServicesRouter,
+    bookings: merchantBookingsRouter,
   }),
   customer: router({
     auth: customerAuthRouter,
