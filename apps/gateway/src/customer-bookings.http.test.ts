@@ -1,6 +1,7 @@
 import { hashToken, newId, newToken } from '@commerce/core';
 import { signInForTest } from '@commerce/customers/testing';
 import type { BookingStatus } from '@commerce/db';
+import { testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, errorOf, expectError, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
@@ -438,3 +439,62 @@ describe('guest management links', () => {
     expect(applied).toMatchObject({ outcome: 'APPLIED', booking: { status: 'CANCELLED' } });
   });
 });
+
+describe.skipIf(testDatabaseKind !== 'postgres')(
+  'concurrent requests through the gateway (PostgreSQL)',
+  () => {
+    it('20 concurrent guest cancel-requests with one token: one change, 19 replays', async () => {
+      const endsAt = later(END, 7 * 24 * HOUR);
+      const id = await booking(shop, await serviceOf(shop, 'SELF_SERVICE', 0), {
+        startsAt: later(START, 7 * 24 * HOUR),
+        endsAt,
+      });
+      const token = await managementToken(shop, id, endsAt);
+      const sends = Array.from(
+        { length: 20 },
+        () => () => guest()('POST', `/customer/bookings/${token}/cancel-request`, { reason: 'Race' }),
+      );
+      const responses = await Promise.all(sends.map((send) => send()));
+      expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
+      expect(
+        responses.filter((response) => response.headers.get('idempotent-replayed') === 'true'),
+      ).toHaveLength(19);
+      const row = await h.database.db
+        .selectFrom('bookings')
+        .select(['status', 'history'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.status).toBe('CANCELLED');
+      expect((row.history as { to: string }[]).filter((entry) => entry.to === 'CANCELLED')).toHaveLength(1);
+    });
+
+    it('20 concurrent reschedule-requests under REQUEST: one pending change request, 19 × 409', async () => {
+      const call = as(await signIn('race@example.test'));
+      const id = await booking(shop, await serviceOf(shop, 'REQUEST'), {
+        customerEmail: 'race@example.test',
+        startsAt: later(START, 8 * 24 * HOUR),
+        endsAt: later(END, 8 * 24 * HOUR),
+      });
+      const sends = Array.from(
+        { length: 20 },
+        () => () =>
+          call('POST', `/customer/account/bookings/${id}/reschedule-request`, {
+            startsAt: '2026-07-25T10:00:00+01:00',
+            endsAt: '2026-07-25T11:00:00+01:00',
+          }),
+      );
+      const responses = await Promise.all(sends.map((send) => send()));
+      expect(responses.filter((response) => response.status === 200)).toHaveLength(1);
+      for (const response of responses.filter((entry) => entry.status !== 200)) {
+        expect(response.status).toBe(409);
+        expect((await errorOf(response)).details).toMatchObject({ reason: 'CHANGE_REQUEST_PENDING' });
+      }
+      const requests = await h.database.db
+        .selectFrom('booking_change_requests')
+        .select('status')
+        .where('booking_id', '=', id)
+        .execute();
+      expect(requests).toEqual([{ status: 'PENDING' }]);
+    });
+  },
+);
