@@ -353,6 +353,35 @@ describe('the customer account’s bookings', () => {
   });
 });
 
+describe('the account routes’ optional idempotency key', () => {
+  it('replays the same key and body, refuses another body with 409 IDEMPOTENCY_KEY_REUSED', async () => {
+    const token = await signIn('erin@example.test');
+    const id = await booking(shop, await serviceOf(shop, 'REQUEST'), {
+      customerEmail: 'erin@example.test',
+      startsAt: later(START, 9 * 24 * HOUR),
+      endsAt: later(END, 9 * 24 * HOUR),
+    });
+    const send = (body: unknown) =>
+      h.app.request(`/api/v1/customer/account/bookings/${id}/cancel-request`, {
+        method: 'POST',
+        headers: {
+          'x-organization-slug': shop.slug,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-idempotency-key': 'cancel-request-key-0001',
+        },
+        body: JSON.stringify(body),
+      });
+    const first = await send({ reason: 'Ill' });
+    const result = await ok<Result>(first);
+    expect(result.outcome).toBe('REQUESTED');
+    const again = await send({ reason: 'Ill' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await ok<Result>(again)).toEqual(result);
+    await expectError(await send({ reason: 'Other' }), 409, 'IDEMPOTENCY_KEY_REUSED');
+  });
+});
+
 describe('guest management links', () => {
   it('reads and changes a booking once; the same request replays, another is 409 TOKEN_CONSUMED', async () => {
     const id = await booking(shop, await serviceOf(shop, 'REQUEST'), {

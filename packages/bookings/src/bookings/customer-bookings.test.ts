@@ -16,7 +16,7 @@ import {
   getCustomerBooking,
   getGuestBooking,
   listCustomerBookings,
-  requestCustomerBookingChange,
+  requestCustomerBookingChange as requestChange,
   requestGuestBookingChange,
 } from './customer-bookings.ts';
 import { customerBookingListQuerySchema } from './customer-schemas.ts';
@@ -37,6 +37,11 @@ const START = new Date('2026-07-10T09:00:00.000Z'); // 10:00 in Lisbon (UTC+1)
 const END = new Date('2026-07-10T10:00:00.000Z');
 const later = (base: Date, ms: number) => new Date(base.getTime() + ms);
 const ctxAt = (shop: BookingShop, at: Date = NOW) => notifyContext(shop.organizationId, at);
+
+/** The account mutation's answer (its after-commit work, a provider call, has nothing to do here). */
+async function requestCustomerBookingChange(...args: Parameters<typeof requestChange>) {
+  return (await requestChange(...args)).result;
+}
 
 async function rejection(run: () => Promise<unknown>): Promise<AppError> {
   try {

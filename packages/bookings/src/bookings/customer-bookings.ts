@@ -2,7 +2,6 @@ import { AppError, keysetAfter, type Page, toPage } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { parseInstant } from '../availability/schemas.ts';
-import { retryOnAbort } from '../capacity/capacity-lock.ts';
 import type { BookingClockContext } from '../context.ts';
 import { durationBetween, endAfter, toEpochMinutes } from '../time/zone.ts';
 import {
@@ -20,7 +19,7 @@ import type {
   CustomerBookingSummary,
   RescheduleRequestInput,
 } from './customer-schemas.ts';
-import { findGuestAccess, inReadCommitted, runGuestMutation } from './guest-access.ts';
+import { findGuestAccess, inRetriedTransaction, runGuestMutation } from './guest-access.ts';
 import type { BookingNotifyContext } from './notify.ts';
 import {
   bookingActions,
@@ -76,7 +75,7 @@ async function ownedBookingId(
   if (bookingId.length > 64) return null;
   const row = await db
     .selectFrom('bookings')
-    .select(['id', 'starts_at'])
+    .select('id')
     .where('organization_id', '=', owner.organizationId)
     .where('id', '=', bookingId)
     .where(ownedBy(owner.customerId, email))
@@ -356,7 +355,9 @@ async function actOnBooking(
 /**
  * `POST /customer/account/bookings/:id/cancel-request` and `…/reschedule-request`
  * (14.17): the customer's own booking (else the neutral 404), decided by its
- * policy at `ctx.at`; answers the outcome and the booking as it is after.
+ * policy at `ctx.at`; answers the outcome and the booking as it is after,
+ * and the after-commit work of a cancel (a provider call) for the caller to
+ * run once committed. Handed a transaction (an idempotency key's), it runs in it.
  */
 export async function requestCustomerBookingChange(
   db: Kysely<Database>,
@@ -364,18 +365,15 @@ export async function requestCustomerBookingChange(
   owner: BookingOwner,
   bookingId: string,
   request: CustomerActionRequest,
-): Promise<CustomerActionResult> {
-  const result = await retryOnAbort(() =>
-    inReadCommitted(db, async (trx) => {
-      const email = await verifiedEmailOf(trx, owner);
-      const id = await ownedBookingId(trx, owner, bookingId, email);
-      if (id === null) throw bookingNotFoundForCustomer();
-      const { outcome, afterCommit } = await actOnBooking(trx, ctx, id, 'CUSTOMER', request);
-      return { response: { outcome, booking: await customerDetail(trx, ctx, id) }, afterCommit };
-    }),
-  );
-  if (result.afterCommit) await result.afterCommit();
-  return result.response;
+): Promise<{ result: CustomerActionResult; afterCommit?: () => Promise<void> }> {
+  return inRetriedTransaction(db, async (trx) => {
+    const email = await verifiedEmailOf(trx, owner);
+    const id = await ownedBookingId(trx, owner, bookingId, email);
+    if (id === null) throw bookingNotFoundForCustomer();
+    const { outcome, afterCommit } = await actOnBooking(trx, ctx, id, 'CUSTOMER', request);
+    const result = { outcome, booking: await customerDetail(trx, ctx, id) };
+    return afterCommit ? { result, afterCommit } : { result };
+  });
 }
 
 /** The route templates a guest token's one mutation is recorded under. */
@@ -392,9 +390,9 @@ export async function requestGuestBookingChange(
   ctx: BookingNotifyContext,
   token: string,
   request: CustomerActionRequest,
-): Promise<{ result: CustomerActionResult; replayed: boolean }> {
+): Promise<{ result: CustomerActionResult; replayed: boolean; afterCommit?: () => Promise<void> }> {
   const { kind, ...body } = request;
-  const { response, replayed } = await runGuestMutation<CustomerActionResult>(
+  const { response, replayed, afterCommit } = await runGuestMutation<CustomerActionResult>(
     db,
     ctx,
     token,
@@ -405,5 +403,5 @@ export async function requestGuestBookingChange(
       return { response: { outcome, booking }, ...(afterCommit ? { afterCommit } : {}) };
     },
   );
-  return { result: response, replayed };
+  return { result: response, replayed, ...(afterCommit ? { afterCommit } : {}) };
 }

@@ -43,6 +43,18 @@ export function inReadCommitted<T>(
   return db.isTransaction ? run(db) : db.transaction().setIsolationLevel('read committed').execute(run);
 }
 
+/**
+ * `inReadCommitted`, rerun after a deadlock or serialization failure when it
+ * opens the transaction (14.19 rule 3); handed one, it runs once and its
+ * owner decides about retries.
+ */
+export function inRetriedTransaction<T>(
+  db: Kysely<Database>,
+  run: (trx: Kysely<Database>) => Promise<T>,
+): Promise<T> {
+  return db.isTransaction ? run(db) : retryOnAbort(() => inReadCommitted(db, run));
+}
+
 export const guestBookingNotFound = () => AppError.notFound('Booking not found');
 
 /** The fingerprint of a mutation's body, for the replay comparison. */
@@ -102,7 +114,9 @@ export interface GuestMutationResult<T> {
  * an unused one is marked consumed first (a token issued by the mutation's own
  * emails then leaves it alone, since only unused tokens are revoked), the
  * mutation runs, and its response is recorded in the same transaction. A
- * mutation that throws rolls everything back: the token stays unused.
+ * mutation that throws rolls everything back: the token stays unused. The
+ * mutation's after-commit work (a provider call) is returned for the caller
+ * to run once the transaction has committed; a replay has none.
  */
 export async function runGuestMutation<T>(
   db: Kysely<Database>,
@@ -110,38 +124,35 @@ export async function runGuestMutation<T>(
   token: string,
   action: { route: string; body: unknown },
   mutate: (trx: Kysely<Database>, bookingId: string) => Promise<GuestMutationResult<T>>,
-): Promise<{ response: T; replayed: boolean }> {
+): Promise<{ response: T; replayed: boolean; afterCommit?: () => Promise<void> }> {
   const fingerprint = guestActionFingerprint(action.body);
-  const outcome = await retryOnAbort(() =>
-    inReadCommitted(db, async (trx) => {
-      const access = await findGuestAccess(trx, ctx, token, { forUpdate: true });
-      if (access.consumedAction !== null) {
-        if (
-          access.consumedAction.route === action.route &&
-          access.consumedAction.fingerprint === fingerprint
-        ) {
-          return { response: access.consumedAction.response as T, replayed: true, afterCommit: undefined };
-        }
-        throw new AppError('INVALID_STATE_TRANSITION', 'This link was already used for another change', {
-          reason: 'TOKEN_CONSUMED',
-        });
+  return inRetriedTransaction(db, async (trx) => {
+    const access = await findGuestAccess(trx, ctx, token, { forUpdate: true });
+    if (access.consumedAction !== null) {
+      if (access.consumedAction.route === action.route && access.consumedAction.fingerprint === fingerprint) {
+        return { response: access.consumedAction.response as T, replayed: true, afterCommit: undefined };
       }
-      const record = (response: unknown) =>
-        trx
-          .updateTable('booking_management_tokens')
-          .set({
-            consumed_at: ctx.at,
-            consumed_action: JSON.stringify({ route: action.route, fingerprint, response }),
-          })
-          .where('token_hash', '=', access.tokenHash)
-          .where('organization_id', '=', ctx.organizationId)
-          .execute();
-      await record(null);
-      const result = await mutate(trx, access.bookingId);
-      await record(result.response);
-      return { response: result.response, replayed: false, afterCommit: result.afterCommit };
-    }),
-  );
-  if (outcome.afterCommit) await outcome.afterCommit();
-  return { response: outcome.response, replayed: outcome.replayed };
+      throw new AppError('INVALID_STATE_TRANSITION', 'This link was already used for another change', {
+        reason: 'TOKEN_CONSUMED',
+      });
+    }
+    const record = (response: unknown) =>
+      trx
+        .updateTable('booking_management_tokens')
+        .set({
+          consumed_at: ctx.at,
+          consumed_action: JSON.stringify({ route: action.route, fingerprint, response }),
+        })
+        .where('token_hash', '=', access.tokenHash)
+        .where('organization_id', '=', ctx.organizationId)
+        .execute();
+    await record(null);
+    const result = await mutate(trx, access.bookingId);
+    await record(result.response);
+    return {
+      response: result.response,
+      replayed: false,
+      ...(result.afterCommit ? { afterCommit: result.afterCommit } : {}),
+    };
+  });
 }

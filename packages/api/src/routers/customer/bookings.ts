@@ -1,6 +1,8 @@
 import {
   type BookingNotifyContext,
   bookingDetailSchema,
+  type CustomerActionRequest,
+  type CustomerActionResult,
   cancelRequestInputSchema,
   customerActionResultSchema,
   customerBookingIdInputSchema,
@@ -13,9 +15,10 @@ import {
   requestCustomerBookingChange,
   requestGuestBookingChange,
   rescheduleRequestInputSchema,
+  retryOnAbort,
 } from '@commerce/bookings';
 import { type ErrorCode, pageSchema } from '@commerce/core';
-import { IDEMPOTENT_REPLAYED_HEADER } from '@commerce/db';
+import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey, withIdempotency } from '@commerce/db';
 import type { ApiContext, CustomerIdentity } from '../../context.ts';
 import { customerProcedure, router, tenantProcedure } from '../../trpc.ts';
 
@@ -56,6 +59,80 @@ function notifyContext(ctx: ApiContext, organizationId: string): BookingNotifyCo
     email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
   };
 }
+
+type CustomerCtx = ApiContext & { customer: CustomerIdentity };
+
+/** Runs a transition's after-commit work (a provider call); a failure is logged, the change stands (its module owes the call). */
+async function runAfterCommit(
+  ctx: ApiContext,
+  afterCommit: (() => Promise<void>) | undefined,
+  bookingRef: string,
+) {
+  if (!afterCommit) return;
+  await afterCommit().catch((error: unknown) => {
+    ctx.services.logger?.error({ err: error, bookingId: bookingRef }, 'booking after-commit work failed');
+  });
+}
+
+/**
+ * An account change under the optional `x-idempotency-key` (14.10): the same
+ * key and body replay the recorded outcome with the booking read fresh.
+ */
+async function accountChange(
+  ctx: CustomerCtx,
+  bookingId: string,
+  operation: string,
+  request: CustomerActionRequest,
+): Promise<CustomerActionResult> {
+  const bookingCtx = notifyContext(ctx, ctx.customer.organizationId);
+  const key = readIdempotencyKey(ctx.request.headers);
+  if (key === undefined) {
+    const { result, afterCommit } = await requestCustomerBookingChange(
+      ctx.db,
+      bookingCtx,
+      owner(ctx),
+      bookingId,
+      request,
+    );
+    await runAfterCommit(ctx, afterCommit, bookingId);
+    return result;
+  }
+  let afterCommit: (() => Promise<void>) | undefined;
+  const { kind: _kind, ...body } = request;
+  const outcome = await retryOnAbort(() =>
+    withIdempotency<CustomerActionResult>(
+      ctx.db,
+      {
+        organizationId: bookingCtx.organizationId,
+        operation,
+        key,
+        intent: { params: { id: bookingId }, body },
+        retention: 'standard',
+        now: bookingCtx.at,
+      },
+      async (trx) => {
+        const change = await requestCustomerBookingChange(trx, bookingCtx, owner(ctx), bookingId, request);
+        afterCommit = change.afterCommit;
+        return { status: 200, body: change.result };
+      },
+      {
+        fromRecord: async (trx, recorded) => ({
+          outcome: (recorded.body as CustomerActionResult).outcome,
+          booking: await getCustomerBooking(trx, bookingCtx, owner(ctx), bookingId),
+        }),
+      },
+    ),
+  );
+  if (outcome.replayed) {
+    ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    return outcome.body;
+  }
+  await runAfterCommit(ctx, afterCommit, bookingId);
+  return outcome.body;
+}
+
+const KEY_OPTIONAL =
+  'Header `x-idempotency-key` (alias `Idempotency-Key`) is optional: with it, the same key and body replay the outcome (`idempotent-replayed: true`, the booking read fresh), another body is `409 IDEMPOTENCY_KEY_REUSED`. Without it a repeated change is refused by state (`409`), never made twice.';
 
 export const customerBookingsRouter = router({
   list: customerProcedure
@@ -112,21 +189,18 @@ export const customerBookingsRouter = router({
         path: '/customer/account/bookings/{id}/cancel-request',
         tags: ACCOUNT_TAGS,
         summary: 'Cancel a booking, or ask the merchant to',
-        description: [CANCEL, POLICY, OWNED].join('\n\n'),
+        description: [CANCEL, POLICY, KEY_OPTIONAL, OWNED].join('\n\n'),
       },
-      errors: ACTION_ERRORS,
+      errors: [...ACTION_ERRORS, 'IDEMPOTENCY_KEY_REUSED'],
     })
     .input(cancelRequestInputSchema.extend(customerBookingIdInputSchema.shape))
     .output(customerActionResultSchema)
     .mutation(({ ctx, input }) => {
       const { id, ...body } = input;
-      return requestCustomerBookingChange(
-        ctx.db,
-        notifyContext(ctx, ctx.customer.organizationId),
-        owner(ctx),
-        id,
-        { kind: 'CANCEL', ...body },
-      );
+      return accountChange(ctx, id, 'POST /customer/account/bookings/{id}/cancel-request', {
+        kind: 'CANCEL',
+        ...body,
+      });
     }),
 
   rescheduleRequest: customerProcedure
@@ -136,21 +210,18 @@ export const customerBookingsRouter = router({
         path: '/customer/account/bookings/{id}/reschedule-request',
         tags: ACCOUNT_TAGS,
         summary: 'Move a booking, or ask the merchant to',
-        description: [RESCHEDULE, POLICY, OWNED].join('\n\n'),
+        description: [RESCHEDULE, POLICY, KEY_OPTIONAL, OWNED].join('\n\n'),
       },
-      errors: ACTION_ERRORS,
+      errors: [...ACTION_ERRORS, 'IDEMPOTENCY_KEY_REUSED'],
     })
     .input(rescheduleRequestInputSchema.safeExtend(customerBookingIdInputSchema.shape))
     .output(customerActionResultSchema)
     .mutation(({ ctx, input }) => {
       const { id, ...body } = input;
-      return requestCustomerBookingChange(
-        ctx.db,
-        notifyContext(ctx, ctx.customer.organizationId),
-        owner(ctx),
-        id,
-        { kind: 'RESCHEDULE', ...body },
-      );
+      return accountChange(ctx, id, 'POST /customer/account/bookings/{id}/reschedule-request', {
+        kind: 'RESCHEDULE',
+        ...body,
+      });
     }),
 });
 
@@ -192,13 +263,14 @@ export const guestBookingsRouter = router({
     .output(customerActionResultSchema)
     .mutation(async ({ ctx, input }) => {
       const { token, ...body } = input;
-      const { result, replayed } = await requestGuestBookingChange(
+      const { result, replayed, afterCommit } = await requestGuestBookingChange(
         ctx.db,
         notifyContext(ctx, ctx.tenant.organizationId),
         token,
         { kind: 'CANCEL', ...body },
       );
       if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      await runAfterCommit(ctx, afterCommit, result.booking.id);
       return result;
     }),
 
@@ -218,12 +290,13 @@ export const guestBookingsRouter = router({
     .output(customerActionResultSchema)
     .mutation(async ({ ctx, input }) => {
       const { token, ...body } = input;
-      const { result, replayed } = await requestGuestBookingChange(
+      const { result, replayed, afterCommit } = await requestGuestBookingChange(
         ctx.db,
         notifyContext(ctx, ctx.tenant.organizationId),
         token,
         { kind: 'RESCHEDULE', ...body },
       );
+      await runAfterCommit(ctx, afterCommit, result.booking.id);
       if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return result;
     }),
