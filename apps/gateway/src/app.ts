@@ -6,6 +6,7 @@ import {
   createApiContext,
   listRestRoutes,
 } from '@commerce/api';
+import { settleBookingPayment } from '@commerce/bookings';
 import { AppError, newId } from '@commerce/core';
 import { runPaymentActions, settlePaymentEvent } from '@commerce/orders';
 import type { AnyRouter } from '@trpc/server';
@@ -144,7 +145,24 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
         const settled = await settlePaymentEvent(trx, event, {
           at: deps.clock.now(),
           email: { emailFrom: deps.config.email.from, linkBase: deps.config.hostedCheckoutUrl },
+          // Bookings depend on orders: a booking checkout's event is handed back to the bookings area.
+          settleBookingPayment,
         });
+        if (settled.outcome === 'booking') {
+          // Money taken for another amount, or after the booking's time was lost: a person reconciles it.
+          if (settled.result === 'AMOUNT_MISMATCH' || settled.result === 'REFUND_REQUIRED')
+            logger.warn(
+              {
+                eventId: event.id,
+                organizationId: settled.organizationId,
+                salesRecordId: settled.salesRecordId,
+                paymentAttemptId: settled.paymentAttemptId,
+                result: settled.result,
+              },
+              'booking payment needs attention',
+            );
+          return undefined;
+        }
         // A correctly signed event for an intent no checkout made: another environment sharing the account?
         if (settled.outcome === 'unknown_intent')
           logger.warn({ eventId: event.id, intentId: event.intentId }, 'payment event for an unknown intent');

@@ -5,6 +5,7 @@ import { customerBookingsRouter, guestBookingsRouter } from './routers/customer/
 import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
+import { merchantBookingPaymentLinksRouter } from './routers/merchant/booking-payment-links.ts';
 import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
 import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
 import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
@@ -22,6 +23,7 @@ import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
+import { publicBookingCheckoutRouter } from './routers/public/booking-checkout.ts';
 import { publicBookingHoldsRouter } from './routers/public/booking-holds.ts';
 import { publicBookingServicesRouter } from './routers/public/booking-services.ts';
 import { publicCheckoutRouter } from './routers/public/checkout.ts';
@@ -53,6 +55,7 @@ export const appRouter = router({
     bookingAvailability: publicBookingAvailabilityRouter,
     bookingServices: publicBookingServicesRouter,
     bookingHolds: publicBookingHoldsRouter,
+    bookingCheckout: publicBookingCheckoutRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,
@@ -71,6 +74,7 @@ export const appRouter = router({
     bookingResources: merchantBookingResourcesRouter,
     bookingServices: merchantBookingServicesRouter,
     bookings: merchantBookingsRouter,
+    bookingPaymentLinks: merchantBookingPaymentLinksRouter,
   }),
   customer: router({
     auth: customerAuthRouter,

@@ -514,6 +514,16 @@ export interface CheckoutSessionsTable {
   hold_client_key: string | null;
   /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
   tax_included: Generated<boolean>;
+  /** A booking payment's session (14.15): the Sales record it pays; no lines, no order, never repriced. */
+  sales_record_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Further `c1_` tokens of one checkout session (a conversion replay's fresh credential), SHA-256 only. */
+export interface CheckoutSessionTokensTable {
+  token_hash: string;
+  organization_id: string;
+  checkout_session_id: string;
+  created_at: Timestamp;
 }
 
 export type CheckoutLineType = 'PRODUCT' | 'SERVICE';
@@ -556,7 +566,8 @@ export interface PaymentAttemptsTable {
   organization_id: string;
   id: string;
   checkout_session_id: string;
-  order_id: string;
+  /** Null for a booking payment: its session names the Sales record it pays. */
+  order_id: string | null;
   provider: 'sandbox' | 'stripe';
   intent_id: string | null;
   client_secret: string | null;
@@ -911,6 +922,7 @@ export interface Database {
   checkout_session_lines: CheckoutSessionLinesTable;
   inventory_reservations: InventoryReservationsTable;
   payment_attempts: PaymentAttemptsTable;
+  checkout_session_tokens: CheckoutSessionTokensTable;
   abandoned_cart_unsubscribe_tokens: AbandonedCartUnsubscribeTokensTable;
   abandoned_cart_opt_outs: AbandonedCartOptOutsTable;
   booking_resources: BookingResourcesTable;
@@ -1354,7 +1366,9 @@ export const SCHEMA_COLUMNS = {
     'first_bound_at',
     'hold_client_key',
     'tax_included',
+    'sales_record_id',
   ],
+  checkout_session_tokens: ['token_hash', 'organization_id', 'checkout_session_id', 'created_at'],
   checkout_session_lines: [
     'organization_id',
     'id',

@@ -5,6 +5,7 @@ import type { BookingClockContext } from '../context.ts';
 import { type Policies, policiesSchema } from '../services/schemas.ts';
 import { formatInstant, toEpochMinutes } from '../time/zone.ts';
 import { loadServiceTerms, planClaims } from './booking-claims.ts';
+import { type BookingPayment, bookingPaymentSchema, readBookingPayments } from './booking-payments.ts';
 import { bookingActions } from './policy.ts';
 
 /**
@@ -30,20 +31,6 @@ export const LIVE_BOOKING_STATUSES = ['REQUESTED', 'PENDING_PAYMENT', 'CONFIRMED
 export const bookingStatusSchema = z.enum(BOOKING_STATUSES);
 const actorSchema = z.enum(['CUSTOMER', 'GUEST', 'MERCHANT', 'SYSTEM', 'WEBHOOK']);
 const actionSchema = z.enum(['APPLY', 'REQUEST', 'NONE']);
-
-export const bookingPaymentSchema = z
-  .object({
-    salesRecordId: z.string(),
-    paymentStatus: z.enum(['NOT_REQUIRED', 'AWAITING_PAYMENT', 'PAID', 'FAILED', 'REFUNDED']),
-    totalInCents: z.number().int(),
-    paidInCents: z.number().int(),
-    balanceDueInCents: z.number().int(),
-    paymentExpiresAt: z.iso.datetime().nullable(),
-    voidedAt: z.iso.datetime().nullable(),
-    refundRequired: z.boolean(),
-  })
-  .meta({ id: 'BookingPayment' });
-export type BookingPayment = z.infer<typeof bookingPaymentSchema>;
 
 export const bookingActionsSchema = z
   .object({
@@ -185,57 +172,6 @@ const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(
 /** An instant of the booking in its service time zone's offset (14.5). */
 export function bookingInstant(value: Date | string, timezone: string): string {
   return formatInstant(toEpochMinutes(new Date(value).getTime()), timezone);
-}
-
-/**
- * The `payment` of each booking (14.15), from its sales record; absent for a
- * booking without one (`REQUESTED`).
- *
- * TODO(bk-convert): replace with H1's `readBookingPayments` from
- * booking-payments.ts once merged; this reads the sales record straight.
- */
-async function readPaymentsFromSalesRecords(
-  db: Kysely<Database>,
-  organizationId: string,
-  bookingIds: readonly string[],
-): Promise<Map<string, BookingPayment>> {
-  if (bookingIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('bookings as b')
-    .innerJoin('sales_records as s', (join) =>
-      join.onRef('s.organization_id', '=', 'b.organization_id').onRef('s.id', '=', 'b.sales_record_id'),
-    )
-    .select([
-      'b.id as booking_id',
-      'b.amount_due_now_in_cents',
-      'b.payment_expires_at',
-      'b.voided_at',
-      'b.refund_required',
-      's.id as sales_record_id',
-      's.payment_status',
-      's.total_in_cents',
-    ])
-    .where('b.organization_id', '=', organizationId)
-    .where('b.id', 'in', [...bookingIds])
-    .execute();
-  return new Map(
-    rows.map((row) => {
-      const paidInCents = row.payment_status === 'PAID' ? row.amount_due_now_in_cents : 0;
-      return [
-        row.booking_id,
-        {
-          salesRecordId: row.sales_record_id,
-          paymentStatus: row.payment_status,
-          totalInCents: row.total_in_cents,
-          paidInCents,
-          balanceDueInCents: Math.max(0, row.total_in_cents - paidInCents),
-          paymentExpiresAt: isoOrNull(row.payment_expires_at),
-          voidedAt: isoOrNull(row.voided_at),
-          refundRequired: row.refund_required,
-        },
-      ];
-    }),
-  );
 }
 
 /** Reads a booking row of the tenant, optionally locked for an update. */
@@ -419,8 +355,8 @@ export async function readBookingDetail(
     readAllocations(db, ctx.organizationId, row.id),
     readChangeRequests(db, ctx.organizationId, row.id, row.timezone),
     row.sales_record_id === null
-      ? Promise.resolve(new Map<string, BookingPayment>())
-      : readPaymentsFromSalesRecords(db, ctx.organizationId, [row.id]),
+      ? Promise.resolve(new Map<string, BookingPayment | null>())
+      : readBookingPayments(db, ctx.organizationId, [row.id]),
   ]);
   const snapshot = row.snapshot as SnapshotView | null;
   const hasPending = changeRequests.some((request) => request.status === 'PENDING');

@@ -16,11 +16,11 @@ import {
   poolOf,
 } from './booking-claims.ts';
 import { unusedBookingCode } from './booking-codes.ts';
+import { recordConfirmedBookingSale } from './booking-payments.ts';
 import { type MerchantBookingDetail, readBookingDetail } from './booking-read.ts';
 import { historyEntry } from './history.ts';
 import type { CreateMerchantBookingInput } from './merchant-schemas.ts';
 import { notifyBookingCustomer } from './notify.ts';
-import { recordConfirmedBookingSale } from './payment-port.ts';
 import { type BookingTransitionContext, writeAllocations } from './transitions.ts';
 
 export const MERCHANT_BOOKING_CREATE_OPERATION = 'POST /merchant/bookings';

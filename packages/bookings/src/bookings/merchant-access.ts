@@ -4,6 +4,7 @@ import { type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { parseInstant } from '../availability/schemas.ts';
 import { bookingInstant } from './booking-read.ts';
 import type { MerchantBookingListQuery, MerchantBookingSummary } from './merchant-schemas.ts';
+import { isBookingAssignedTo } from './payment-link.ts';
 
 /**
  * Who reads merchant bookings (14.2): Owners and Admins see every booking of
@@ -13,7 +14,8 @@ import type { MerchantBookingListQuery, MerchantBookingSummary } from './merchan
 export type BookingViewer = { scope: 'ALL' } | { scope: 'ASSIGNED'; userId: string };
 
 /**
- * A booking is assigned to a user when it was given a `STAFF` resource whose
+ * The list's form of `isBookingAssignedTo` (payment-link.ts), the same rule:
+ * a booking is assigned to a user when it was given a `STAFF` resource whose
  * `userId` is that user (its allocations, kept in every state), or lists the
  * user in `assigneeUserIds`.
  */
@@ -33,23 +35,6 @@ function assignedTo(eb: ExpressionBuilder<Database & { b: Database['bookings'] }
         .where('r.user_id', '=', userId),
     ),
   ]);
-}
-
-/** Whether the tenant's booking is assigned to the user (14.2); false for an unknown booking. */
-export async function isBookingAssignedTo(
-  db: Kysely<Database>,
-  organizationId: string,
-  bookingId: string,
-  userId: string,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('bookings as b')
-    .select('b.id')
-    .where('b.organization_id', '=', organizationId)
-    .where('b.id', '=', bookingId)
-    .where((eb) => assignedTo(eb, userId))
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Throws the neutral 404 unless the viewer may see the booking. */

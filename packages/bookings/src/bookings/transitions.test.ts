@@ -7,8 +7,9 @@ import { bookingShop, EMAIL, insertBooking, liveClaimsOf } from '../../test/book
 import { minutesAfter } from '../../test/factories.ts';
 import { readBookingDetail } from './booking-read.ts';
 import { createMerchantBooking } from './create-booking.ts';
-import { assertBookingVisible, isBookingAssignedTo, listMerchantBookings } from './merchant-access.ts';
+import { assertBookingVisible, listMerchantBookings } from './merchant-access.ts';
 import { createMerchantBookingInputSchema, merchantBookingListQuerySchema } from './merchant-schemas.ts';
+import { isBookingAssignedTo } from './payment-link.ts';
 import {
   approveBooking,
   approveChangeRequest,
@@ -111,6 +112,45 @@ describe(`merchant transitions (${testDatabaseKind})`, () => {
     expect(audit[0]!.metadata).toMatchObject({ bookingId: id, from: 'REQUESTED', to: 'CONFIRMED' });
     expect(JSON.stringify(audit[0]!.metadata)).not.toContain('ada@example.test');
     expect(await emailsOf(shop.organizationId)).toEqual(['CONFIRMED']);
+  });
+
+  it('approves a request with an amount due: PENDING_PAYMENT, claimed until the approval window, link emailed; cancel closes the payment', async () => {
+    const shop = await bookingShop(db, 'approve-due', { now: NOW });
+    const id = await insertBooking(db, {
+      ...shop,
+      status: 'REQUESTED',
+      startsAt: START,
+      endsAt: END,
+      at: NOW,
+      amountDueNowInCents: 4000,
+    });
+    const result = await inTrx((trx) => approveBooking(trx, ctxOf(shop.organizationId), id, {}, MERCHANT));
+    expect(result.status).toBe('PENDING_PAYMENT');
+    const row = await statusOf(shop.organizationId, id);
+    // 24 hours (the default approvedPaymentWindowHours) after the approval, before startsAt.
+    expect(new Date(row.payment_expires_at!).toISOString()).toBe(minutesAfter(NOW, 24 * 60).toISOString());
+    const claims = await liveClaimsOf(db, shop.organizationId, id, NOW);
+    expect(claims.map((claim) => new Date(claim.expires_at!).toISOString())).toEqual([
+      minutesAfter(NOW, 24 * 60).toISOString(),
+    ]);
+    expect(await emailsOf(shop.organizationId)).toEqual(['PAYMENT_REQUIRED']);
+    const detail = await readBookingDetail(db, ctxOf(shop.organizationId), id, 'MERCHANT');
+    expect(detail!.payment).toMatchObject({
+      paymentStatus: 'AWAITING_PAYMENT',
+      totalInCents: 4000,
+      paidInCents: 0,
+      balanceDueInCents: 4000,
+      voidedAt: null,
+    });
+
+    const { afterCommit } = await inTrx((trx) =>
+      cancelBooking(trx, ctxOf(shop.organizationId), id, { ...MERCHANT, notifyCustomer: false }),
+    );
+    await afterCommit();
+    const cancelled = await readBookingDetail(db, ctxOf(shop.organizationId), id, 'MERCHANT');
+    expect(cancelled!.status).toBe('CANCELLED');
+    expect(cancelled!.payment).toMatchObject({ paymentStatus: 'FAILED', voidedAt: NOW.toISOString() });
+    expect(await liveClaimsOf(db, shop.organizationId, id, NOW)).toHaveLength(0);
   });
 
   it('refuses an approval that cannot be claimed with 409 CAPACITY_UNAVAILABLE and changes nothing', async () => {

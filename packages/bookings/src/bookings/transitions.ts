@@ -14,6 +14,12 @@ import {
   planClaims,
   poolOf,
 } from './booking-claims.ts';
+import {
+  type BookingPaymentCloseContext,
+  closeBookingPayment,
+  openBookingPayment,
+  recordConfirmedBookingSale,
+} from './booking-payments.ts';
 import { type BookingRow, findBooking } from './booking-read.ts';
 import { appendHistory, type BookingActor } from './history.ts';
 import {
@@ -22,7 +28,6 @@ import {
   notifyBookingCustomer,
   notifyBookingMerchant,
 } from './notify.ts';
-import { closeBookingPayment, openBookingPayment, recordConfirmedBookingSale } from './payment-port.ts';
 
 /**
  * The booking transitions of 14.14 that are not conversion or payment. Each
@@ -43,7 +48,12 @@ export interface TransitionBy {
   notifyCustomer?: boolean;
 }
 
-export type BookingTransitionContext = BookingNotifyContext;
+/**
+ * The tenant, the instant, the email settings, and optionally how to make the
+ * processor calls a closed payment owes right after the commit (else the
+ * worker's checkout sweep makes them).
+ */
+export type BookingTransitionContext = BookingNotifyContext & BookingPaymentCloseContext;
 
 const TERMINAL: readonly BookingStatus[] = ['DECLINED', 'CANCELLED', 'EXPIRED'];
 

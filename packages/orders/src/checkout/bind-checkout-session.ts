@@ -6,6 +6,7 @@ import { type Quote, quoteCart } from './quote.ts';
 import type { CheckoutScope } from './reprice-checkout-session.ts';
 import type { BindCheckoutSessionInput, CheckoutSessionRead } from './schemas.ts';
 import {
+  assertNotBookingSession,
   findSessionByToken,
   linesAsInput,
   replaceLines,
@@ -52,6 +53,7 @@ export async function bindCheckoutSession(
     organizationId: scope.organizationId,
     at: scope.at,
   });
+  assertNotBookingSession(found, 'bound');
   assertBindable(found.status);
   const issues: ValidationIssue[] = [];
   if (!found.email) issues.push({ path: 'email', message: 'is required to bind: set it with reprice' });

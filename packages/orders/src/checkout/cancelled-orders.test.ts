@@ -60,7 +60,7 @@ async function awaitingPayment(s: CheckoutShop, payments: FakePaymentProvider, i
   return {
     token: created.checkoutToken,
     sessionId: created.id,
-    orderId: handoff.orderId,
+    orderId: handoff.orderId!,
     intentId: handoff.clientSecret.split('_secret_')[0]!,
     attemptId: payments.calls.at(-1)!.idempotencyKey,
   };
@@ -318,12 +318,12 @@ describe('cancelling an order awaiting payment', () => {
       .executeTakeFirstOrThrow();
     expect(attempt.intent_id).toBeNull();
 
-    await cancel(s, attempt.order_id, payments);
+    await cancel(s, attempt.order_id!, payments);
 
     const intent = payments.intents.get(attempt.id)!;
     expect(payments.calls.map((call) => call.idempotencyKey)).toEqual([attempt.id, attempt.id]);
     expect(payments.cancels.map((call) => call.intentId)).toEqual([intent.intentId]);
-    expect((await stateOf(s.organizationId, attempt.order_id)).attempt).toMatchObject({
+    expect((await stateOf(s.organizationId, attempt.order_id!)).attempt).toMatchObject({
       intent_id: intent.intentId,
       provider_action: null,
     });
@@ -365,12 +365,12 @@ describe('cancelling an order awaiting payment', () => {
       .select('order_id')
       .where('organization_id', '=', s.organizationId)
       .executeTakeFirstOrThrow();
-    await cancel(s, orderId, payments);
+    await cancel(s, orderId!, payments);
     release();
 
     expect((await failureOf(handoff)).code).toBe('INVALID_STATE_TRANSITION');
     expect(payments.cancels).toHaveLength(1);
-    expect((await stateOf(s.organizationId, orderId)).attempt).toMatchObject({
+    expect((await stateOf(s.organizationId, orderId!)).attempt).toMatchObject({
       status: 'CANCELLED',
       intent_id: payments.cancels[0]!.intentId,
       provider_action: null,

@@ -443,7 +443,7 @@ describe('createPaymentSession and settlePaymentEvent', () => {
     expect(payments.calls).toHaveLength(1);
     expect(payments.calls[0]).toMatchObject({ amountInCents: 3000, currency: 'USD' });
     expect(payments.calls[0]!.idempotencyKey).toMatch(/^pat_/);
-    expect(await orderOf(s.organizationId, handoff.orderId)).toEqual({
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toEqual({
       status: 'PENDING',
       payment_status: 'AWAITING_PAYMENT',
       total_in_cents: 3000,
@@ -563,7 +563,7 @@ describe('createPaymentSession and settlePaymentEvent', () => {
       organizationId: s.organizationId,
       orderId: handoff.orderId,
     });
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({
       payment_status: 'PAID',
       salePaymentStatus: 'PAID',
     });
@@ -576,7 +576,7 @@ describe('createPaymentSession and settlePaymentEvent', () => {
     expect(await settle('pi_unknown', 'payment_intent.succeeded')).toEqual({ outcome: 'unknown_intent' });
     expect(await settle(intentId, 'charge.refunded')).toEqual({ outcome: 'ignored' });
     expect(await s.stock()).toBe(0);
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({ payment_status: 'PAID' });
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({ payment_status: 'PAID' });
     expect(await emailsOf(s.organizationId)).toHaveLength(1);
     const session = await handle.db
       .selectFrom('checkout_sessions')
@@ -606,7 +606,7 @@ describe('createPaymentSession and settlePaymentEvent', () => {
     expect(await s.stock()).toBe(0);
 
     expect((await settle(intentId, 'payment_intent.payment_failed')).outcome).toBe('failed');
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({
       payment_status: 'FAILED',
       salePaymentStatus: 'FAILED',
     });
@@ -618,7 +618,7 @@ describe('createPaymentSession and settlePaymentEvent', () => {
     const retried = await createPaymentSession(handle.db, payments, scope, { token: created.checkoutToken });
     expect(retried.clientSecret).toBe(handoff.clientSecret);
     expect(await s.stock()).toBe(0);
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({
       payment_status: 'AWAITING_PAYMENT',
     });
     expect((await settle(intentId, 'payment_intent.succeeded')).outcome).toBe('paid');
@@ -677,7 +677,7 @@ describe('createPaymentSession and settlePaymentEvent', () => {
     expect(await s.stock()).toBe(2);
     expect((await settle(intentId, 'payment_intent.succeeded')).outcome).toBe('paid');
     expect(await s.stock()).toBe(1);
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({ payment_status: 'PAID' });
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({ payment_status: 'PAID' });
   });
 });
 
@@ -706,7 +706,7 @@ describe('settlePaymentEvent: amount and currency', () => {
         paymentAttemptId: attemptId,
       });
     }
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({
       payment_status: 'AWAITING_PAYMENT',
       salePaymentStatus: 'AWAITING_PAYMENT',
     });
@@ -729,7 +729,7 @@ describe('settlePaymentEvent: amount and currency', () => {
     expect(
       (await settle(intentId, 'payment_intent.succeeded', { amountInCents: 3000, currency: 'USD' })).outcome,
     ).toBe('paid');
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({ payment_status: 'PAID' });
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({ payment_status: 'PAID' });
   });
 });
 
@@ -934,7 +934,7 @@ describe('payment timeout (expireUnpaidCheckoutSessions)', () => {
     ]);
     expect((await sessionOf(s.organizationId, created.id)).status).toBe('EXPIRED');
     expect(await attemptStatusOf(s.organizationId)).toBe('FAILED');
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({
       status: 'PENDING',
       payment_status: 'FAILED',
       salePaymentStatus: 'FAILED',
@@ -988,7 +988,7 @@ describe('payment timeout (expireUnpaidCheckoutSessions)', () => {
     expect((await settle(intentId, 'payment_intent.succeeded', undefined, minutesLater(123))).outcome).toBe(
       'paid',
     );
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({ payment_status: 'PAID' });
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({ payment_status: 'PAID' });
     expect(await s.stock()).toBe(0);
     expect((await reservationsOf(s.organizationId)).map((row) => row.status)).toEqual(['CONSUMED']);
   });
@@ -1004,7 +1004,7 @@ describe('payment timeout (expireUnpaidCheckoutSessions)', () => {
     expect((await sweep(payments, 61)).skipped).toBeGreaterThanOrEqual(1);
     expect((await sessionOf(s.organizationId, created.id)).status).toBe('COMPLETED');
     expect(await attemptStatusOf(s.organizationId)).toBe('SUCCEEDED');
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({ payment_status: 'PAID' });
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({ payment_status: 'PAID' });
     expect(await s.stock()).toBe(0);
     expect((await reservationsOf(s.organizationId)).map((row) => row.status)).toEqual(['CONSUMED']);
     expect((await emailsOf(s.organizationId)).map((row) => row.type)).toEqual(['ORDER_CONFIRMATION']);
@@ -1021,7 +1021,7 @@ describe('payment timeout (expireUnpaidCheckoutSessions)', () => {
     };
     await sweep(payments, 61);
     expect((await sessionOf(s.organizationId, created.id)).status).toBe('EXPIRED');
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({ payment_status: 'FAILED' });
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({ payment_status: 'FAILED' });
     expect(await s.stock()).toBe(2);
     expect((await reservationsOf(s.organizationId)).map((row) => row.status)).toEqual(['RELEASED']);
   });
@@ -1043,7 +1043,7 @@ describe('payment timeout (expireUnpaidCheckoutSessions)', () => {
       orderId: handoff.orderId,
     });
     expect(await s.stock()).toBe(0);
-    expect(await orderOf(s.organizationId, handoff.orderId)).toMatchObject({
+    expect(await orderOf(s.organizationId, handoff.orderId!)).toMatchObject({
       payment_status: 'PAID',
       salePaymentStatus: 'PAID',
     });

@@ -13,7 +13,7 @@ import { findOrder } from '../orders/order-read.ts';
 import { moveSession } from './complete-session.ts';
 import { placeCheckoutOrder, setOrderPaymentStatus } from './place-order.ts';
 import type { PaymentSessionRead } from './schemas.ts';
-import { findSessionByToken, sessionLines } from './session-store.ts';
+import { findSessionByToken, isBookingSession, sessionLines } from './session-store.ts';
 import { reserveStock } from './stock.ts';
 
 export interface PaymentSessionScope {
@@ -80,6 +80,7 @@ export async function createPaymentSession(
             .where('organization_id', '=', session.organization_id)
             .where('id', '=', paymentAttemptId)
             .executeTakeFirstOrThrow();
+          if (attempt.order_id === null) return { attempt, orderReference: null };
           const order = await findOrder(claimed, session.organization_id, attempt.order_id);
           if (order.status === 'CANCELLED') throw orderCancelled();
           return { attempt, orderReference: order.order_reference };
@@ -130,6 +131,7 @@ async function armAttempt(
   payments: PaymentProvider,
   scope: PaymentSessionScope,
 ): Promise<{ attempt: PaymentAttempt; orderReference: string | null }> {
+  if (isBookingSession(session)) return armBookingAttempt(trx, session, payments, scope);
   const stockScope = {
     organizationId: session.organization_id,
     checkoutSessionId: session.id,
@@ -168,7 +170,7 @@ async function armAttempt(
       .where('organization_id', '=', session.organization_id)
       .where('checkout_session_id', '=', session.id)
       .executeTakeFirstOrThrow();
-    let order = await findOrder(trx, session.organization_id, attempt.order_id);
+    let order = await findOrder(trx, session.organization_id, attempt.order_id!);
     // Cancelled before cancelling took the payment back (its session and attempt still await payment).
     if (order.status === 'CANCELLED') throw orderCancelled();
     if (session.status === 'PAYMENT_FAILED') {
@@ -190,6 +192,77 @@ async function armAttempt(
     'INVALID_STATE_TRANSITION',
     session.status === 'OPEN'
       ? 'Bind the checkout session before starting a payment'
+      : `A ${session.status} checkout session cannot start a payment`,
+  );
+}
+
+/**
+ * Step 1 for a booking payment's session (CONTRACT-bookings.md 14.15): no
+ * order is placed and no stock is held; the attempt pays the session's Sales
+ * record, whose bookings the webhook moves. After a failure the same attempt
+ * is re-armed and the record awaits payment again. A session its booking
+ * closed (expired, cancelled, a newer payment link) is CANCELLED: 409.
+ */
+async function armBookingAttempt(
+  trx: Kysely<Database>,
+  session: CheckoutSession,
+  payments: PaymentProvider,
+  scope: PaymentSessionScope,
+): Promise<{ attempt: PaymentAttempt; orderReference: null }> {
+  const awaitPayment = () =>
+    trx
+      .updateTable('sales_records')
+      .set({ payment_status: 'AWAITING_PAYMENT', updated_at: scope.at })
+      .where('organization_id', '=', session.organization_id)
+      .where('id', '=', session.sales_record_id!)
+      .where('payment_status', '=', 'FAILED')
+      .execute();
+  if (session.status === 'BOUND') {
+    payments.assertChargeable(session.total_in_cents, session.currency);
+    const created = await trx
+      .insertInto('payment_attempts')
+      .values({
+        organization_id: session.organization_id,
+        id: newId('pat', scope.at),
+        checkout_session_id: session.id,
+        order_id: null,
+        provider: payments.kind,
+        status: 'PENDING',
+        amount_in_cents: session.total_in_cents,
+        currency: session.currency,
+        created_at: scope.at,
+        updated_at: scope.at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await awaitPayment();
+    await moveSession(trx, session, 'AWAITING_PAYMENT', scope.at);
+    return { attempt: created, orderReference: null };
+  }
+  if (session.status === 'AWAITING_PAYMENT' || session.status === 'PAYMENT_FAILED') {
+    let attempt = await trx
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('organization_id', '=', session.organization_id)
+      .where('checkout_session_id', '=', session.id)
+      .executeTakeFirstOrThrow();
+    if (session.status === 'PAYMENT_FAILED') {
+      attempt = await trx
+        .updateTable('payment_attempts')
+        .set({ status: 'PENDING', updated_at: scope.at })
+        .where('organization_id', '=', attempt.organization_id)
+        .where('id', '=', attempt.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await awaitPayment();
+      await moveSession(trx, session, 'AWAITING_PAYMENT', scope.at);
+    }
+    return { attempt, orderReference: null };
+  }
+  throw new AppError(
+    'INVALID_STATE_TRANSITION',
+    session.status === 'CANCELLED'
+      ? 'This booking payment was closed: it takes no payment'
       : `A ${session.status} checkout session cannot start a payment`,
   );
 }
@@ -217,7 +290,7 @@ export function intentRequestOf(
     metadata: {
       organizationId: attempt.organization_id,
       checkoutSessionId: attempt.checkout_session_id,
-      orderId: attempt.order_id,
+      ...(attempt.order_id === null ? {} : { orderId: attempt.order_id }),
       paymentAttemptId: attempt.id,
     },
   };

@@ -9,4 +9,5 @@ export * from './quote.ts';
 export * from './reprice-checkout-session.ts';
 export * from './schemas.ts';
 export * from './settle-payment-event.ts';
+export { findSessionByToken, isBookingSession } from './session-store.ts';
 export * from './stock.ts';

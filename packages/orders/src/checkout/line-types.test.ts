@@ -150,7 +150,7 @@ describe('checkout line types', () => {
       { at: clock.now(), email: CHECKOUT_EMAIL_CONFIG },
       { token: created.checkoutToken },
     );
-    expect(await saleLinesOf(s.organizationId, handoff.orderId)).toEqual([
+    expect(await saleLinesOf(s.organizationId, handoff.orderId!)).toEqual([
       { type: 'SERVICE', item_id: s.serviceItemId },
     ]);
   });
@@ -175,7 +175,7 @@ describe('checkout line types', () => {
       { at: clock.now(), email: CHECKOUT_EMAIL_CONFIG },
       { token: created.checkoutToken },
     );
-    expect(await saleLinesOf(s.organizationId, handoff.orderId)).toEqual([
+    expect(await saleLinesOf(s.organizationId, handoff.orderId!)).toEqual([
       { type: 'PRODUCT', item_id: s.plainItemId },
       { type: 'SERVICE', item_id: s.serviceItemId },
     ]);

@@ -174,6 +174,8 @@ async function claimTimedOutPayments(
       .selectFrom('checkout_sessions')
       .select(['organization_id', 'id', 'updated_at'])
       .where('status', '=', 'AWAITING_PAYMENT')
+      // A booking payment's window is its booking's (CONTRACT-bookings.md 14.14), closed by the bookings worker.
+      .where('sales_record_id', 'is', null)
       .where('updated_at', '<=', startedBefore)
       .orderBy('updated_at')
       .limit(options.batchSize ?? 100)
@@ -254,6 +256,7 @@ async function expireAfterCancel(
     .where('organization_id', '=', attempt.organization_id)
     .where('id', '=', attempt.id)
     .execute();
+  if (attempt.order_id === null) return false;
   const order = await findOrder(trx, attempt.organization_id, attempt.order_id, 'update');
   if (order.payment_status !== 'FAILED') await setOrderPaymentStatus(trx, order, 'FAILED', options.at);
   await releaseReservations(trx, {
@@ -312,6 +315,8 @@ export async function queueAbandonedCartEmails(
       .where('s.status', '<>', 'COMPLETED')
       // A cancelled order's cart is the merchant's decision, not an abandoned one.
       .where('s.status', '<>', 'CANCELLED')
+      // A booking payment is not a cart: its reminders are the booking's emails.
+      .where('s.sales_record_id', 'is', null)
       .where('s.created_at', '<=', createdBefore)
       .orderBy('s.created_at')
       .limit(options.batchSize ?? 100)

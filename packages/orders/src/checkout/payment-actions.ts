@@ -162,7 +162,9 @@ async function clearAction(
         .where('provider_action', '=', 'CANCEL')
         .forUpdate()
         .executeTakeFirst();
-      if (owing) {
+      // A booking payment is never refunded automatically (CONTRACT-bookings.md 14.14): its success
+      // webhook settles it as a late payment, so the cancellation is only cleared here.
+      if (owing && owing.order_id !== null) {
         await trx
           .updateTable('payment_attempts')
           .set((eb) => ({ intent_id: eb.fn.coalesce('intent_id', eb.val(outcome.intentId)) }))
@@ -197,7 +199,7 @@ async function clearAction(
           actor: SYSTEM_ACTOR,
           action: 'order.payment_refund_issued',
           targetType: 'order',
-          targetId: cleared.order_id,
+          targetId: cleared.order_id ?? claim.paymentAttemptId,
           metadata: {
             paymentAttemptId: claim.paymentAttemptId,
             refundId: outcome.refundId,
@@ -285,7 +287,7 @@ async function performAction(payments: PaymentProvider, claim: ClaimedAction): P
     idempotencyKey: `${claim.paymentAttemptId}:refund`,
     metadata: {
       organizationId: claim.organizationId,
-      orderId: claim.attempt.order_id,
+      ...(claim.attempt.order_id === null ? {} : { orderId: claim.attempt.order_id }),
       paymentAttemptId: claim.paymentAttemptId,
     },
   });

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { quoteCart } from './quote.ts';
 import type { CheckoutSessionRead, RepriceCheckoutSessionInput } from './schemas.ts';
 import {
+  assertNotBookingSession,
   findSessionByToken,
   linesAsInput,
   replaceLines,
@@ -37,6 +38,7 @@ export async function repriceCheckoutSession(
       at: scope.at,
       lock: true,
     });
+    assertNotBookingSession(session, 'repriced');
     if (session.status !== 'OPEN' && session.status !== 'BOUND')
       throw new AppError(
         'INVALID_STATE_TRANSITION',

@@ -176,7 +176,7 @@ export const paymentSessionSchema = z
     publishableKey: z.string(),
     accountId: z.string().optional(),
     clientSecret: z.string().describe('`<intentId>_secret_<random>`, for the processor’s payment form'),
-    orderId: z.string(),
+    orderId: z.string().nullable().describe('Null for a booking payment, which places no order'),
     orderReference: z.string().nullable(),
     amountInCents: z.number().int(),
     currency: z.string(),

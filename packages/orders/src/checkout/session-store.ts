@@ -13,6 +13,23 @@ import type { CheckoutSessionRead, ShippingOption } from './schemas.ts';
 /** The states a session leaves by expiring; later ones belong to an order the webhook settles. */
 export const EXPIRING_STATUSES = ['OPEN', 'BOUND', 'PAYMENT_FAILED'] as const;
 
+/** A booking payment's session (CONTRACT-bookings.md 14.15): bound to the amount due, never repriced or rebound. */
+export function isBookingSession(session: Pick<CheckoutSession, 'sales_record_id'>): boolean {
+  return session.sales_record_id !== null;
+}
+
+/** 409 for a change to a booking payment's session: its amount is the booking's, not a cart's. */
+export function assertNotBookingSession(
+  session: Pick<CheckoutSession, 'sales_record_id'>,
+  action: string,
+): void {
+  if (isBookingSession(session))
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      `A booking payment's checkout session cannot be ${action}: it is bound to the amount due`,
+    );
+}
+
 export function isPastExpiry(session: CheckoutSession, at: Date): boolean {
   return (EXPIRING_STATUSES as readonly string[]).includes(session.status) && session.expires_at <= at;
 }
@@ -30,10 +47,31 @@ export async function findSessionByToken(
 ): Promise<CheckoutSession> {
   const notFound = () => AppError.notFound('Checkout session not found');
   if (!isTokenOf('checkout', token)) throw notFound();
+  const tokenHash = hashToken(token);
+  // The session's own token, or a further one (a booking conversion replay's fresh credential).
+  const further = db
+    .selectFrom('checkout_session_tokens')
+    .select('checkout_session_id')
+    .where('token_hash', '=', tokenHash);
   const session = await db
     .selectFrom('checkout_sessions')
     .selectAll()
-    .where('token_hash', '=', hashToken(token))
+    .where((eb) =>
+      eb.or([
+        eb('token_hash', '=', tokenHash),
+        eb.and([
+          eb('id', 'in', further),
+          eb(
+            'organization_id',
+            'in',
+            db
+              .selectFrom('checkout_session_tokens')
+              .select('organization_id')
+              .where('token_hash', '=', tokenHash),
+          ),
+        ]),
+      ]),
+    )
     .$if(options.organizationId !== undefined, (qb) =>
       qb.where('organization_id', '=', options.organizationId!),
     )

@@ -1,4 +1,4 @@
-import { type Database, type PaymentAttempt, recordAudit } from '@commerce/db';
+import { type CheckoutSession, type Database, type PaymentAttempt, recordAudit } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { PaymentWebhookEvent } from '@commerce/payments';
 import type { Kysely } from 'kysely';
@@ -13,7 +13,41 @@ export interface SettleOptions {
   at: Date;
   /** For the ORDER_CONFIRMATION of a paid order and the BACK_IN_STOCK emails of released stock. */
   email: CustomerEmailConfig;
+  /**
+   * Settles the event of a booking payment's session (CONTRACT-bookings.md 14.15): the bookings
+   * area registers it (the gateway wires `settleBookingPayment` of @commerce/bookings), because
+   * bookings depend on orders and not the other way round. Without it such an event throws, so
+   * the processor delivers it again.
+   */
+  settleBookingPayment?: BookingPaymentSettler;
 }
+
+/** A verified event for a booking payment's attempt, its session and attempt locked by the caller. */
+export interface BookingPaymentEvent {
+  session: CheckoutSession;
+  attempt: PaymentAttempt;
+  event: PaymentWebhookEvent;
+  at: Date;
+  email: CustomerEmailConfig;
+}
+
+export interface BookingSettlement {
+  outcome: 'booking';
+  organizationId: string;
+  salesRecordId: string;
+  paymentAttemptId: string;
+  /**
+   * `PAID`: the bookings confirmed (a late one claimed again); `FAILED`: the record FAILED, bookings
+   * unchanged; `REFUND_REQUIRED`: paid after expiry with no capacity left, the merchant emailed;
+   * `AMOUNT_MISMATCH`: nothing changed, a person reconciles; `UNCHANGED`: a replay.
+   */
+  result: 'PAID' | 'FAILED' | 'REFUND_REQUIRED' | 'AMOUNT_MISMATCH' | 'UNCHANGED';
+}
+
+export type BookingPaymentSettler = (
+  trx: Kysely<Database>,
+  input: BookingPaymentEvent,
+) => Promise<BookingSettlement>;
 
 export type SettlementOutcome =
   /** Not a payment-intent outcome, or no intent id: acknowledged, nothing changed. */
@@ -32,7 +66,9 @@ export type SettlementOutcome =
    * A success for an order cancelled before it was paid: recorded REFUNDED, the full refund owed to
    * the processor; the caller makes it after the commit (`runPaymentActions`), the worker retries it.
    */
-  | { outcome: 'refunded'; organizationId: string; orderId: string; paymentAttemptId: string };
+  | { outcome: 'refunded'; organizationId: string; orderId: string; paymentAttemptId: string }
+  /** A booking payment's event, settled by the bookings area. */
+  | BookingSettlement;
 
 /**
  * Applies a verified payment webhook event (CONTRACT.md section 9) in the
@@ -93,7 +129,18 @@ export async function settlePaymentEvent(
     checkoutSessionId: found.checkout_session_id,
     paymentAttemptId: found.id,
   });
-  const ids = { organizationId: attempt.organization_id, orderId: attempt.order_id };
+  if (session.sales_record_id !== null) {
+    if (!options.settleBookingPayment) throw new Error('A booking payment event needs settleBookingPayment');
+    return options.settleBookingPayment(trx, {
+      session,
+      attempt,
+      event,
+      at: options.at,
+      email: options.email,
+    });
+  }
+  const orderId = attempt.order_id!;
+  const ids = { organizationId: attempt.organization_id, orderId };
   const target = isSuccess ? 'SUCCEEDED' : 'FAILED';
   if (attempt.status === 'SUCCEEDED' || attempt.status === 'REFUNDED' || attempt.status === target)
     return { outcome: 'unchanged', ...ids };
@@ -106,7 +153,7 @@ export async function settlePaymentEvent(
     });
     return { outcome: 'refunded', ...ids, paymentAttemptId: attempt.id };
   }
-  const order = await findOrder(trx, attempt.organization_id, attempt.order_id, 'update');
+  const order = await findOrder(trx, attempt.organization_id, orderId, 'update');
   if (order.status === 'CANCELLED') {
     // Cancelled by an earlier release, which changed only the order's status: its payment is taken
     // back now as a cancellation does (stock released, session and attempt CANCELLED, intent cancel owed).
@@ -181,7 +228,7 @@ export async function refundAfterCancel(
     .where('organization_id', '=', attempt.organization_id)
     .where('id', '=', attempt.id)
     .execute();
-  const order = await findOrder(trx, attempt.organization_id, attempt.order_id, 'update');
+  const order = await findOrder(trx, attempt.organization_id, attempt.order_id!, 'update');
   await setOrderPaymentStatus(trx, order, 'REFUNDED', at);
   await recordAudit(trx, {
     organizationId: attempt.organization_id,

@@ -83,7 +83,7 @@ describe('binding and ordering with prices that include tax', () => {
       { token: created.checkoutToken },
     );
     expect(handoff.amountInCents).toBe(9500);
-    const order = await findOrder(handle.db, s.organizationId, handoff.orderId);
+    const order = await findOrder(handle.db, s.organizationId, handoff.orderId!);
     expect(order).toMatchObject({ tax_in_cents: 1517, tax_included: true, total_in_cents: 9500 });
     const record = await handle.db
       .selectFrom('sales_records')

@@ -36,6 +36,7 @@ import {
   readIdempotencyKey,
   withIdempotency,
 } from '@commerce/db';
+import { runPaymentActions } from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import type { ApiContext } from '../../context.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
@@ -55,6 +56,14 @@ export function bookingTransitionContext(ctx: MerchantCtx): BookingTransitionCon
     organizationId: ctx.tenant.organizationId,
     at: ctx.clock.now(),
     email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+    // A cancelled payment's intent is cancelled right after the commit (the checkout sweep retries it).
+    runPaymentActions: (only) =>
+      runPaymentActions(ctx.db, {
+        payments: ctx.services.payments,
+        at: ctx.clock.now(),
+        only,
+        ...(ctx.services.logger ? { logger: ctx.services.logger } : {}),
+      }),
   };
 }
 

@@ -1,0 +1,920 @@
+import { hashToken, isTokenOf } from '@commerce/core';
+import type { Database, DatabaseHandle } from '@commerce/db';
+import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
+import {
+  createPaymentSession,
+  findSessionByToken,
+  runPaymentActions,
+  settlePaymentEvent,
+} from '@commerce/orders';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
+import { readLiveClaims } from '../capacity/live-claims.ts';
+import { createHold, releaseHold } from '../holds/holds.ts';
+import { createHoldInputSchema } from '../holds/schemas.ts';
+import { createServiceInputSchema } from '../services/schemas.ts';
+import { createService } from '../services/write-service.ts';
+import { closeBookingPayment, readBookingPayments } from './booking-payments.ts';
+import { settleBookingPayment } from './booking-settlement.ts';
+import { convertHold } from './convert-hold.ts';
+import { convertHoldInputSchema } from './convert-schemas.ts';
+import { sendBookingPaymentLink } from './payment-link.ts';
+
+let handle: DatabaseHandle;
+let db: Kysely<Database>;
+beforeAll(async () => {
+  handle = await createTestDatabase({ poolSize: 24 });
+  db = handle.db;
+});
+afterAll(async () => {
+  await handle.close();
+});
+
+const NOW = new Date('2026-07-01T08:00:00.000Z');
+const START = '2026-07-02T10:00:00+01:00';
+const END = '2026-07-02T11:00:00+01:00';
+const EMAIL = { emailFrom: 'Shop <no-reply@shop.example>', linkBase: 'https://shop.example' };
+const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+
+type PaymentProvider = Parameters<typeof createPaymentSession>[1];
+
+/** A processor for tests: one intent per idempotency key; cancellations recorded. */
+function fakeProvider() {
+  const intents = new Map<string, string>();
+  const cancels: string[] = [];
+  const refunds: string[] = [];
+  const provider: PaymentProvider = {
+    kind: 'sandbox',
+    assertChargeable() {},
+    async createPaymentIntent(input) {
+      let intentId = intents.get(input.idempotencyKey);
+      if (!intentId) {
+        intentId = `pi_${input.idempotencyKey}`;
+        intents.set(input.idempotencyKey, intentId);
+      }
+      return { intentId, clientSecret: `${intentId}_secret_x`, publishableKey: 'pk_test_fake' };
+    },
+    async cancelPaymentIntent(intentId) {
+      cancels.push(intentId);
+      return { outcome: 'canceled' };
+    },
+    async refundPayment(intentId) {
+      refunds.push(intentId);
+      return { outcome: 'refunded', refundId: `re_${intentId}` };
+    },
+    verifyWebhook() {
+      throw new Error('not used');
+    },
+  };
+  return { provider, intents, cancels, refunds };
+}
+
+interface ShopOptions {
+  checkout?: Record<string, unknown>;
+  amountInCents?: number;
+  capacity?: number;
+  agreement?: { title: string; bodyText: string } | null;
+  bookingEmail?: string | null;
+}
+
+async function shop(label: string, options: ShopOptions = {}) {
+  const organizationId = await insertOrganization(db, label);
+  const kayaks = await insertResource(db, organizationId, {
+    capacity: options.capacity ?? 1,
+    name: 'Kayaks',
+  });
+  const daily = [{ start: '09:00', end: '17:00' }];
+  const service = await createService(
+    db,
+    writeContext(organizationId, NOW),
+    createServiceInputSchema.parse({
+      slug: 'tour',
+      name: 'Tour',
+      status: 'ACTIVE',
+      periodMode: 'FIXED_DURATION',
+      timezone: 'Europe/Lisbon',
+      durations: { choicesMinutes: [60, 120], startIntervalMinutes: 30 },
+      availability: {
+        weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily, SAT: daily, SUN: daily },
+        bufferAfterMinutes: 15,
+        maxAdvanceDays: 30,
+      },
+      partySize: { min: 1, max: 4 },
+      requirements: [{ name: 'Kayaks', resourceIds: [kayaks], units: { mode: 'PER_PARTICIPANT' } }],
+      pricing: { basis: 'FLAT', amountInCents: options.amountInCents ?? 2500 },
+      checkout: options.checkout ?? { paymentMode: 'PAY_NOW' },
+      ...(options.agreement !== undefined ? { agreement: options.agreement } : {}),
+    }),
+    { currency: 'EUR' },
+  );
+  if (options.bookingEmail !== null) {
+    await db
+      .insertInto('organization_settings')
+      .values({
+        organization_id: organizationId,
+        notifications: JSON.stringify({ bookingEmail: options.bookingEmail ?? 'bookings@shop.example' }),
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+  }
+  return { organizationId, kayaks, serviceId: service.id };
+}
+
+let sequence = 0;
+async function hold(
+  organizationId: string,
+  serviceId: string,
+  options: { at?: Date; email?: string; quantity?: number } = {},
+) {
+  sequence += 1;
+  const key = `convert-key-${sequence}-0123456789`;
+  const email = options.email ?? `guest${sequence}@example.com`;
+  const { hold: created } = await createHold(
+    db,
+    { organizationId, at: options.at ?? NOW, clientAddress: `198.51.100.${sequence % 250}` },
+    createHoldInputSchema.parse({
+      serviceId,
+      startsAt: START,
+      endsAt: END,
+      quantity: options.quantity ?? 1,
+      customerEmail: email,
+    }),
+    { currency: 'EUR', idempotencyKey: key },
+  );
+  return { id: created.id, key, email };
+}
+
+function convert(
+  organizationId: string,
+  held: { id: string; key: string; email: string },
+  options: { at?: Date; key?: string; body?: Record<string, unknown>; customerId?: string | null } = {},
+) {
+  return convertHold(
+    db,
+    { organizationId, at: options.at ?? at(5), email: EMAIL, customerId: options.customerId ?? null },
+    held.id,
+    convertHoldInputSchema.parse({
+      customerName: 'Ada Lovelace',
+      customerEmail: held.email,
+      ...options.body,
+    }),
+    { currency: 'EUR', idempotencyKey: options.key ?? held.key },
+  );
+}
+
+/** The refusal a thunk ends with (never creates a rejecting promise before it is awaited). */
+async function refusal(run: () => Promise<unknown>) {
+  try {
+    await run();
+  } catch (error) {
+    const { code, details } = error as { code: string; details?: Record<string, unknown> };
+    return { code, details };
+  }
+  throw new Error('expected a refusal');
+}
+
+const bookingRow = (organizationId: string, id: string) =>
+  db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+const claimsOf = (organizationId: string, owner: { hold_id?: string; booking_id?: string }) =>
+  db
+    .selectFrom('booking_capacity_claims')
+    .select(['quantity', 'expires_at', 'released_at'])
+    .where('organization_id', '=', organizationId)
+    .$if(owner.hold_id !== undefined, (qb) => qb.where('hold_id', '=', owner.hold_id!))
+    .$if(owner.booking_id !== undefined, (qb) => qb.where('booking_id', '=', owner.booking_id!))
+    .orderBy('created_at')
+    .execute();
+
+const bookingEmails = async (organizationId: string) => {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['metadata', 'payload'])
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => {
+    const metadata = row.metadata as { templateType: string; event?: string; audience?: string };
+    const payload = row.payload as { to: string; text: string };
+    return { type: metadata.templateType, event: metadata.event, to: payload.to, text: payload.text };
+  });
+};
+
+async function liveUnits(organizationId: string, resourceId: string, when: Date) {
+  const [row] = await readLiveClaims(db, { organizationId, at: when }, [resourceId], {
+    startsAt: new Date('2026-07-02T09:00:00Z'),
+    endsAt: new Date('2026-07-02T10:15:00Z'),
+  });
+  return row!.quantities.reduce((sum, units) => sum + units, 0);
+}
+
+function webhook(
+  type: 'payment_intent.succeeded' | 'payment_intent.payment_failed',
+  intentId: string,
+  amount: number,
+) {
+  return (when: Date) =>
+    db.transaction().execute((trx) =>
+      settlePaymentEvent(
+        trx,
+        {
+          id: `evt_${intentId}_${type}_${when.getTime()}`,
+          type,
+          intentId,
+          amountInCents: amount,
+          currency: 'EUR',
+          metadata: {},
+          createdAt: when,
+        },
+        { at: when, email: EMAIL, settleBookingPayment },
+      ),
+    );
+}
+
+async function pay(token: string, provider: PaymentProvider, when: Date) {
+  const handoff = await createPaymentSession(db, provider, { at: when, email: EMAIL }, { token });
+  return handoff.clientSecret.split('_secret_')[0]!;
+}
+
+describe(`hold conversion (${testDatabaseKind})`, () => {
+  it('CONFIRMED: nothing due now — booking, allocations, history, code, claim kept without expiry, NOT_REQUIRED sale, emails', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('convert-free', { amountInCents: 0 });
+    const held = await hold(organizationId, serviceId);
+    const { conversion, replayed } = await convert(organizationId, held, {
+      body: { customerPhone: '+351 900 000 000', customerNote: 'Window seat' },
+    });
+    expect(replayed).toBe(false);
+    expect(conversion).toEqual({
+      flow: 'CONFIRMED',
+      bookingId: expect.stringMatching(/^bkg_/),
+      bookingStatus: 'CONFIRMED',
+      checkoutToken: null,
+      paymentExpiresAt: null,
+      amountDueNowInCents: 0,
+      remainingBalanceInCents: 0,
+      totalInCents: 0,
+      currency: 'EUR',
+      terminalReason: null,
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({
+      status: 'CONFIRMED',
+      hold_id: held.id,
+      service_id: serviceId,
+      customer_name: 'Ada Lovelace',
+      customer_email: held.email,
+      customer_phone: '+351 900 000 000',
+      customer_note: 'Window seat',
+      timezone: 'Europe/Lisbon',
+      quantity: 1,
+      total_in_cents: 0,
+      payment_expires_at: null,
+    });
+    expect(booking.code).toMatch(/^BK-[0-9A-HJKMNP-TV-Z]{8}$/);
+    expect(booking.snapshot).toMatchObject({ name: 'Tour', slug: 'tour' });
+    expect(booking.history).toEqual([
+      { at: at(5).toISOString(), from: null, to: 'CONFIRMED', actor: 'GUEST' },
+    ]);
+    const allocations = await db
+      .selectFrom('booking_allocations')
+      .select(['resource_id', 'quantity', 'selection'])
+      .where('booking_id', '=', booking.id)
+      .execute();
+    expect(allocations).toEqual([{ resource_id: kayaks, quantity: 1, selection: 'AUTO' }]);
+    // The claim moved: the hold's released, the booking's live with no expiry.
+    expect((await claimsOf(organizationId, { hold_id: held.id })).every((c) => c.released_at !== null)).toBe(
+      true,
+    );
+    expect(await claimsOf(organizationId, { booking_id: booking.id })).toEqual([
+      { quantity: 1, expires_at: null, released_at: null },
+    ]);
+    expect(await liveUnits(organizationId, kayaks, at(60 * 24))).toBe(1);
+    const hold2 = await db
+      .selectFrom('booking_holds')
+      .select('status')
+      .where('id', '=', held.id)
+      .executeTakeFirst();
+    expect(hold2?.status).toBe('CONVERTED');
+    const sale = await db
+      .selectFrom('sales_records')
+      .selectAll()
+      .where('id', '=', booking.sales_record_id!)
+      .executeTakeFirstOrThrow();
+    expect(sale).toMatchObject({ source: 'BOOKING', payment_status: 'NOT_REQUIRED', total_in_cents: 0 });
+    const emails = await bookingEmails(organizationId);
+    expect(emails.map(({ type, event, to }) => ({ type, event, to }))).toEqual([
+      { type: 'BOOKING_NOTIFICATION', event: 'CONFIRMED', to: held.email },
+      { type: 'BOOKING_NOTIFICATION', event: 'NEW_BOOKING', to: 'bookings@shop.example' },
+    ]);
+    expect(emails[0]!.text).toContain(booking.code);
+    expect(emails[0]!.text).toMatch(/https:\/\/shop\.example\/bookings\/manage\?token=m1_/);
+    const token = /token=(m1_[A-Za-z0-9_-]+)/.exec(emails[0]!.text)![1]!;
+    const stored = await db
+      .selectFrom('booking_management_tokens')
+      .select(['booking_id', 'expires_at'])
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirstOrThrow();
+    expect(stored.booking_id).toBe(booking.id);
+    // 30 days after the end.
+    expect(new Date(stored.expires_at).toISOString()).toBe('2026-08-01T10:00:00.000Z');
+  });
+
+  it('REQUEST: manual approval — REQUESTED, claim released, no sale, request expiry capped at startsAt, emails', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('convert-request', {
+      checkout: { paymentMode: 'PAY_NOW', approvalMode: 'MANUAL' },
+    });
+    const held = await hold(organizationId, serviceId);
+    const { conversion } = await convert(organizationId, held);
+    expect(conversion).toMatchObject({
+      flow: 'REQUEST',
+      bookingStatus: 'REQUESTED',
+      checkoutToken: null,
+      amountDueNowInCents: 2500,
+      totalInCents: 2500,
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({ status: 'REQUESTED', sales_record_id: null, payment_expires_at: null });
+    expect(new Date(booking.request_expires_at!).toISOString()).toBe('2026-07-02T09:00:00.000Z');
+    expect(await claimsOf(organizationId, { booking_id: booking.id })).toEqual([]);
+    expect(await liveUnits(organizationId, kayaks, at(6))).toBe(0);
+    expect((await bookingEmails(organizationId)).map((email) => email.event)).toEqual([
+      'REQUEST_RECEIVED',
+      'NEW_REQUEST',
+    ]);
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toBeNull();
+  });
+
+  it('REQUEST: pay later with a positive total; merchant emails skipped without an address', async () => {
+    const { organizationId, serviceId } = await shop('convert-paylater', {
+      checkout: { paymentMode: 'PAY_LATER' },
+      bookingEmail: null,
+    });
+    const held = await hold(organizationId, serviceId);
+    const { conversion } = await convert(organizationId, held);
+    expect(conversion).toMatchObject({
+      flow: 'REQUEST',
+      amountDueNowInCents: 0,
+      remainingBalanceInCents: 2500,
+    });
+    expect((await bookingEmails(organizationId)).map((email) => email.event)).toEqual(['REQUEST_RECEIVED']);
+  });
+
+  it('PAYMENT: claim until the payment window, AWAITING_PAYMENT sale with a SERVICE line, a checkout bound to the due amount', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('convert-payment', {
+      checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 20 } },
+    });
+    const held = await hold(organizationId, serviceId);
+    const { conversion } = await convert(organizationId, held);
+    expect(conversion).toMatchObject({
+      flow: 'PAYMENT',
+      bookingStatus: 'PENDING_PAYMENT',
+      paymentExpiresAt: at(35).toISOString(),
+      amountDueNowInCents: 500,
+      remainingBalanceInCents: 2000,
+      totalInCents: 2500,
+      terminalReason: null,
+    });
+    expect(isTokenOf('checkout', conversion.checkoutToken!)).toBe(true);
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(await claimsOf(organizationId, { booking_id: booking.id })).toEqual([
+      { quantity: 1, expires_at: at(35), released_at: null },
+    ]);
+    expect(await liveUnits(organizationId, kayaks, at(34))).toBe(1);
+    expect(await liveUnits(organizationId, kayaks, at(35))).toBe(0);
+    const session = await findSessionByToken(db, conversion.checkoutToken!, { at: at(6) });
+    expect(session).toMatchObject({
+      status: 'BOUND',
+      total_in_cents: 500,
+      sales_record_id: booking.sales_record_id,
+      expires_at: at(35),
+    });
+    const lines = await db
+      .selectFrom('sales_record_lines')
+      .select(['type', 'name', 'quantity', 'unit_price_in_cents'])
+      .where('sales_record_id', '=', booking.sales_record_id!)
+      .execute();
+    expect(lines).toEqual([
+      {
+        type: 'SERVICE',
+        name: 'Tour, July 2, 2026 at 10:00 AM to July 2, 2026 at 11:00 AM (Europe/Lisbon)',
+        quantity: 1,
+        unit_price_in_cents: 2500,
+      },
+    ]);
+    const emails = await bookingEmails(organizationId);
+    expect(emails.map((email) => email.event)).toEqual(['PAYMENT_REQUIRED']);
+    expect(emails[0]!.text).toContain(`https://shop.example/checkout/pay?token=${conversion.checkoutToken}`);
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toEqual({
+      salesRecordId: booking.sales_record_id,
+      paymentStatus: 'AWAITING_PAYMENT',
+      totalInCents: 2500,
+      paidInCents: 0,
+      balanceDueInCents: 2500,
+      paymentExpiresAt: at(35).toISOString(),
+      voidedAt: null,
+      refundRequired: false,
+    });
+  });
+
+  it('replays read the present: a new c1_ for the same checkout, never a second intent; CONFIRMED and REQUEST their flows', async () => {
+    const { organizationId, serviceId } = await shop('convert-replay');
+    const held = await hold(organizationId, serviceId);
+    const first = await convert(organizationId, held);
+    const { provider, intents } = fakeProvider();
+    await pay(first.conversion.checkoutToken!, provider, at(6));
+    const again = await convert(organizationId, held, { at: at(7) });
+    expect(again.replayed).toBe(true);
+    expect(again.conversion).toMatchObject({ flow: 'PAYMENT', bookingId: first.conversion.bookingId });
+    expect(again.conversion.checkoutToken).not.toBe(first.conversion.checkoutToken);
+    const [a, b] = await Promise.all(
+      [first, again].map((outcome) =>
+        findSessionByToken(db, outcome.conversion.checkoutToken!, { at: at(7) }),
+      ),
+    );
+    expect(a!.id).toBe(b!.id);
+    await pay(again.conversion.checkoutToken!, provider, at(8));
+    expect(intents.size).toBe(1);
+    const sessions = await db
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(sessions).toHaveLength(1);
+
+    const free = await shop('convert-replay-free', { amountInCents: 0 });
+    const freeHold = await hold(free.organizationId, free.serviceId);
+    const confirmed = await convert(free.organizationId, freeHold);
+    expect((await convert(free.organizationId, freeHold, { at: at(9) })).conversion).toEqual(
+      confirmed.conversion,
+    );
+
+    const manual = await shop('convert-replay-manual', {
+      checkout: { paymentMode: 'PAY_NOW', approvalMode: 'MANUAL' },
+    });
+    const manualHold = await hold(manual.organizationId, manual.serviceId);
+    const requested = await convert(manual.organizationId, manualHold);
+    expect((await convert(manual.organizationId, manualHold, { at: at(9) })).conversion).toEqual(
+      requested.conversion,
+    );
+  });
+
+  it.each([
+    ['DECLINED', 'BOOKING_DECLINED'],
+    ['CANCELLED', 'BOOKING_CANCELLED'],
+    ['EXPIRED', 'BOOKING_EXPIRED'],
+  ] as const)('a replay of a booking since %s is TERMINAL %s', async (status, reason) => {
+    const { organizationId, serviceId } = await shop(`convert-replay-${status.toLowerCase()}`, {
+      checkout: { paymentMode: 'PAY_NOW', approvalMode: 'MANUAL' },
+    });
+    const held = await hold(organizationId, serviceId);
+    const { conversion } = await convert(organizationId, held);
+    await db.updateTable('bookings').set({ status }).where('id', '=', conversion.bookingId!).execute();
+    const replay = await convert(organizationId, held, { at: at(10) });
+    expect(replay).toEqual({
+      replayed: true,
+      conversion: {
+        ...conversion,
+        flow: 'TERMINAL',
+        bookingStatus: status,
+        terminalReason: reason,
+      },
+    });
+  });
+
+  it('TERMINAL: an expired hold, a released hold, a service no longer ACTIVE — no booking', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('convert-terminal');
+    const expired = await hold(organizationId, serviceId);
+    expect((await convert(organizationId, expired, { at: at(30) })).conversion).toMatchObject({
+      flow: 'TERMINAL',
+      bookingId: null,
+      terminalReason: 'HOLD_EXPIRED',
+    });
+    const released = await hold(organizationId, serviceId, { at: at(31) });
+    await releaseHold(db, { organizationId, at: at(32) }, released.id, released.key);
+    expect((await convert(organizationId, released, { at: at(33) })).conversion).toMatchObject({
+      flow: 'TERMINAL',
+      terminalReason: 'HOLD_RELEASED',
+    });
+    const drafted = await hold(organizationId, serviceId, { at: at(34) });
+    await db.updateTable('booking_services').set({ status: 'DRAFT' }).where('id', '=', serviceId).execute();
+    expect((await convert(organizationId, drafted, { at: at(35) })).conversion).toMatchObject({
+      flow: 'TERMINAL',
+      terminalReason: 'SERVICE_UNAVAILABLE',
+    });
+    expect(
+      await db.selectFrom('bookings').select('id').where('organization_id', '=', organizationId).execute(),
+    ).toEqual([]);
+    // The expired and released holds gave their claims back; the drafted one's lapses with it.
+    expect(await liveUnits(organizationId, kayaks, at(36))).toBe(1);
+    expect(await liveUnits(organizationId, kayaks, at(64))).toBe(0);
+  });
+
+  it('TERMINAL CAPACITY_LOST: a conversion deciding under the lock after a newer hold took the lapsed units', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('convert-lost');
+    const first = await hold(organizationId, serviceId);
+    // At 08:31 the first hold's claim has lapsed: a second hold takes the only kayak.
+    await hold(organizationId, serviceId, { at: at(31) });
+    // A conversion whose clock read 08:29 (before the expiry) reaches the lock afterwards.
+    const { conversion } = await convert(organizationId, first, { at: at(29) });
+    expect(conversion).toMatchObject({ flow: 'TERMINAL', bookingId: null, terminalReason: 'CAPACITY_LOST' });
+    expect(await liveUnits(organizationId, kayaks, at(32))).toBe(1);
+  });
+
+  it('possession: another key or tenant is the neutral 404; the email must be the hold’s; delivery is not a conversion field', async () => {
+    const { organizationId, serviceId } = await shop('convert-possession');
+    const other = await shop('convert-possession-other');
+    const held = await hold(organizationId, serviceId, { email: 'Ada@Example.com' });
+    expect(
+      await refusal(() => convert(organizationId, held, { key: 'another-key-0123456789' })),
+    ).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    expect(await refusal(() => convert(other.organizationId, held))).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    expect(await refusal(() => convert(organizationId, { ...held, id: 'hld_unknown' }))).toMatchObject({
+      code: 'RESOURCE_NOT_FOUND',
+    });
+    expect(
+      await refusal(() => convert(organizationId, held, { body: { customerEmail: 'someone@example.com' } })),
+    ).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [{ path: 'customerEmail' }] } });
+    expect(
+      convertHoldInputSchema.safeParse({ customerName: 'A', customerEmail: 'a@example.com', delivery: {} })
+        .success,
+    ).toBe(false);
+    // Case-insensitive email: converts.
+    const { conversion } = await convert(organizationId, held, {
+      body: { customerEmail: 'ada@example.COM' },
+    });
+    expect(conversion.flow).toBe('PAYMENT');
+  });
+
+  it('agreement: its current version must be accepted (409 AGREEMENT_REQUIRED with details), then it is recorded', async () => {
+    const { organizationId, serviceId } = await shop('convert-agreement', {
+      agreement: { title: 'Waiver', bodyText: 'I accept the risks.' },
+      amountInCents: 0,
+    });
+    const held = await hold(organizationId, serviceId);
+    expect(await refusal(() => convert(organizationId, held))).toEqual({
+      code: 'AGREEMENT_REQUIRED',
+      details: { serviceId, version: 1 },
+    });
+    expect(
+      await refusal(() =>
+        convert(organizationId, held, {
+          body: { agreement: { version: 2, signerName: 'Ada', accepted: true } },
+        }),
+      ),
+    ).toMatchObject({ code: 'AGREEMENT_REQUIRED' });
+    const hold2 = await db
+      .selectFrom('booking_holds')
+      .select('status')
+      .where('id', '=', held.id)
+      .executeTakeFirst();
+    expect(hold2?.status).toBe('ACTIVE');
+    const { conversion } = await convert(organizationId, held, {
+      body: { agreement: { version: 1, signerName: 'Ada', accepted: true } },
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking.agreements).toEqual([
+      { title: 'Waiver', version: 1, signerName: 'Ada', acceptedAt: at(5).toISOString() },
+    ]);
+  });
+
+  it('a malformed delivery snapshot is 409 STALE_STATE DELIVERY_SNAPSHOT_INVALID, changing nothing; a valid one adds a FEE line', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('convert-delivery');
+    const held = await hold(organizationId, serviceId);
+    await db
+      .updateTable('booking_holds')
+      .set({
+        snapshot: (eb) =>
+          eb.fn('jsonb_set', [
+            eb.ref('snapshot'),
+            eb.val('{delivery}'),
+            eb.val('{"method":"DELIVERY"}'),
+          ]) as never,
+      })
+      .where('id', '=', held.id)
+      .execute();
+    expect(await refusal(() => convert(organizationId, held))).toEqual({
+      code: 'STALE_STATE',
+      details: { reason: 'DELIVERY_SNAPSHOT_INVALID' },
+    });
+    expect(
+      (await db.selectFrom('booking_holds').select('status').where('id', '=', held.id).executeTakeFirst())
+        ?.status,
+    ).toBe('ACTIVE');
+    expect(await liveUnits(organizationId, kayaks, at(6))).toBe(1);
+    const delivery = {
+      method: 'DELIVERY',
+      address: { line1: '1 Rua Augusta', city: 'Lisboa', postalCode: '1100-048', country: 'PT' },
+      addressSummary: 'Lisboa, 1100-048, PT',
+      distanceMeters: 1100,
+      band: { label: 'City', maxDistanceMeters: 5000 },
+      area: 'City',
+      feeInCents: 700,
+      evaluatedAt: NOW.toISOString(),
+    };
+    await db
+      .updateTable('booking_holds')
+      .set({
+        snapshot: (eb) =>
+          eb.fn('jsonb_set', [
+            eb.ref('snapshot'),
+            eb.val('{delivery}'),
+            eb.val(JSON.stringify(delivery)),
+          ]) as never,
+      })
+      .where('id', '=', held.id)
+      .execute();
+    const { conversion } = await convert(organizationId, held);
+    expect(conversion).toMatchObject({ flow: 'PAYMENT', totalInCents: 3200, amountDueNowInCents: 3200 });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({ delivery_fee_in_cents: 700, delivery });
+    const lines = await db
+      .selectFrom('sales_record_lines')
+      .select(['type', 'name', 'unit_price_in_cents'])
+      .where('sales_record_id', '=', booking.sales_record_id!)
+      .orderBy('position')
+      .execute();
+    expect(lines.map((line) => [line.type, line.unit_price_in_cents])).toEqual([
+      ['SERVICE', 2500],
+      ['FEE', 700],
+    ]);
+    expect(lines[1]!.name).toBe('Delivery (City)');
+  });
+
+  it('links the booking to a customer of the tenant, never to another tenant’s', async () => {
+    const { organizationId, serviceId } = await shop('convert-customer', { amountInCents: 0, capacity: 2 });
+    const other = await shop('convert-customer-other');
+    for (const [org, id] of [
+      [organizationId, 'cus_convert_mine'],
+      [other.organizationId, 'cus_convert_theirs'],
+    ] as const) {
+      await db
+        .insertInto('customers')
+        .values({
+          organization_id: org,
+          id,
+          email: `${id}@example.com`,
+          email_verified_at: null,
+          pending_email: null,
+          name: null,
+          phone: null,
+          created_at: NOW,
+          updated_at: NOW,
+        })
+        .execute();
+    }
+    const mine = await convert(organizationId, await hold(organizationId, serviceId), {
+      customerId: 'cus_convert_mine',
+    });
+    const booking = await bookingRow(organizationId, mine.conversion.bookingId!);
+    expect(booking.customer_id).toBe('cus_convert_mine');
+    expect(booking.history[0]).toMatchObject({ actor: 'CUSTOMER' });
+    const theirs = await convert(organizationId, await hold(organizationId, serviceId, { at: at(1) }), {
+      customerId: 'cus_convert_theirs',
+    });
+    expect((await bookingRow(organizationId, theirs.conversion.bookingId!)).customer_id).toBeNull();
+  });
+});
+
+describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
+  it('success: attempt, sale and booking move together — CONFIRMED, claim permanent, receipt and emails', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('pay-success');
+    const held = await hold(organizationId, serviceId);
+    const { conversion } = await convert(organizationId, held);
+    const { provider } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    const settled = await webhook('payment_intent.succeeded', intentId, 2500)(at(7));
+    expect(settled).toMatchObject({ outcome: 'booking', result: 'PAID' });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking.status).toBe('CONFIRMED');
+    expect(booking.history.map((entry) => [entry.from, entry.to, entry.actor])).toEqual([
+      [null, 'PENDING_PAYMENT', 'GUEST'],
+      ['PENDING_PAYMENT', 'CONFIRMED', 'WEBHOOK'],
+    ]);
+    const live = (await claimsOf(organizationId, { booking_id: booking.id })).filter(
+      (c) => c.released_at === null,
+    );
+    expect(live).toEqual([{ quantity: 1, expires_at: null, released_at: null }]);
+    expect(await liveUnits(organizationId, kayaks, at(60))).toBe(1);
+    const payment = (await readBookingPayments(db, organizationId, [booking.id])).get(booking.id);
+    expect(payment).toMatchObject({ paymentStatus: 'PAID', paidInCents: 2500, balanceDueInCents: 0 });
+    const session = await db
+      .selectFrom('checkout_sessions')
+      .select('status')
+      .where('sales_record_id', '=', booking.sales_record_id)
+      .executeTakeFirstOrThrow();
+    expect(session.status).toBe('COMPLETED');
+    expect((await bookingEmails(organizationId)).map((email) => email.event ?? email.type)).toEqual([
+      'PAYMENT_REQUIRED',
+      'PAYMENT_RECEIVED',
+      'CONFIRMED',
+      'NEW_BOOKING',
+    ]);
+    // A replay changes nothing.
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(8))).toMatchObject({
+      result: 'UNCHANGED',
+    });
+    // The booking's checkout cannot be repriced or bound: its amount is the booking's.
+  });
+
+  it('payment_failed: FAILED on the sale, booking unchanged; a new payment session re-arms the same intent', async () => {
+    const { organizationId, serviceId } = await shop('pay-failed');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const { provider, intents } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    expect(await webhook('payment_intent.payment_failed', intentId, 2500)(at(7))).toMatchObject({
+      result: 'FAILED',
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking.status).toBe('PENDING_PAYMENT');
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paymentStatus: 'FAILED',
+    });
+    expect(await pay(conversion.checkoutToken!, provider, at(8))).toBe(intentId);
+    expect(intents.size).toBe(1);
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paymentStatus: 'AWAITING_PAYMENT',
+    });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(9))).toMatchObject({
+      result: 'PAID',
+    });
+    expect((await bookingRow(organizationId, booking.id)).status).toBe('CONFIRMED');
+  });
+
+  /** Expires a PENDING_PAYMENT booking as the payment-window sweep does. */
+  async function expire(organizationId: string, bookingId: string, when: Date) {
+    await db.transaction().execute(async (trx) => {
+      await closeBookingPayment(trx, { organizationId, at: when }, bookingId);
+      await trx.updateTable('bookings').set({ status: 'EXPIRED' }).where('id', '=', bookingId).execute();
+      await trx
+        .updateTable('booking_capacity_claims')
+        .set({ released_at: when })
+        .where('booking_id', '=', bookingId)
+        .where('released_at', 'is', null)
+        .execute();
+    });
+  }
+
+  it('late success after EXPIRED, units still free: CONFIRMED with a new claim; the owed cancellation is dropped', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('pay-late-free');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const { provider, cancels } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    expect((await bookingRow(organizationId, conversion.bookingId!)).voided_at).not.toBeNull();
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(40))).toMatchObject({
+      result: 'PAID',
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', voided_at: null, refund_required: false });
+    expect(await liveUnits(organizationId, kayaks, at(60))).toBe(1);
+    await runPaymentActions(db, { payments: provider, at: at(41) });
+    expect(cancels).toEqual([]);
+  });
+
+  it('late success after EXPIRED, units taken: PAID with refundRequired, merchant emailed REFUND_REQUIRED, no refund', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('pay-late-taken');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const { provider, refunds } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    await hold(organizationId, serviceId, { at: at(37) });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(40))).toMatchObject({
+      result: 'REFUND_REQUIRED',
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({ status: 'EXPIRED', refund_required: true });
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paymentStatus: 'PAID',
+      refundRequired: true,
+    });
+    expect(await liveUnits(organizationId, kayaks, at(41))).toBe(1);
+    const emails = await bookingEmails(organizationId);
+    expect(emails.at(-1)).toMatchObject({ event: 'REFUND_REQUIRED', to: 'bookings@shop.example' });
+    await runPaymentActions(db, { payments: provider, at: at(41) });
+    expect(refunds).toEqual([]);
+  });
+
+  it('payment link: the open balance of a CONFIRMED booking, one open link, 409 otherwise, Staff only when assigned', async () => {
+    const { organizationId, serviceId } = await shop('pay-link', {
+      checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 20 } },
+    });
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const linkCtx = (staffUserId: string | null = null) => ({
+      organizationId,
+      at: at(20),
+      email: EMAIL,
+      actor: { userId: 'usr_owner', email: 'owner@shop.example' },
+      staffUserId,
+    });
+    expect(await refusal(() => sendBookingPaymentLink(db, linkCtx(), conversion.bookingId!))).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+    });
+    const { provider } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    await webhook('payment_intent.succeeded', intentId, 500)(at(7));
+    expect(
+      await refusal(() => sendBookingPaymentLink(db, linkCtx('usr_staff'), conversion.bookingId!)),
+    ).toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
+    const first = await sendBookingPaymentLink(db, linkCtx(), conversion.bookingId!);
+    expect(first).toEqual({
+      amountInCents: 2000,
+      expiresAt: new Date(at(20).getTime() + 7 * 86_400_000).toISOString(),
+    });
+    await db
+      .updateTable('bookings')
+      .set({ assignee_user_ids: ['usr_staff'] })
+      .where('id', '=', conversion.bookingId!)
+      .execute();
+    const second = await sendBookingPaymentLink(db, linkCtx('usr_staff'), conversion.bookingId!);
+    expect(second.amountInCents).toBe(2000);
+    const sessions = await db
+      .selectFrom('checkout_sessions')
+      .select(['status', 'total_in_cents'])
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    expect(sessions).toEqual([
+      { status: 'COMPLETED', total_in_cents: 500 },
+      { status: 'CANCELLED', total_in_cents: 2000 },
+      { status: 'BOUND', total_in_cents: 2000 },
+    ]);
+    const audit = await db
+      .selectFrom('audit_logs')
+      .select(['action', 'target_id'])
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(audit.filter((row) => row.action === 'booking.payment_link_sent')).toHaveLength(2);
+    const emails = await bookingEmails(organizationId);
+    const token = /checkout\/pay\?token=(c1_[A-Za-z0-9_-]+)/.exec(emails.at(-1)!.text)![1]!;
+    const balanceIntent = await pay(token, provider, at(21));
+    await webhook('payment_intent.succeeded', balanceIntent, 2000)(at(22));
+    expect(
+      (await readBookingPayments(db, organizationId, [conversion.bookingId!])).get(conversion.bookingId!),
+    ).toMatchObject({
+      paymentStatus: 'PAID',
+      paidInCents: 2500,
+      balanceDueInCents: 0,
+    });
+    expect(await refusal(() => sendBookingPaymentLink(db, linkCtx(), conversion.bookingId!))).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+    });
+  });
+});
+
+describe.runIf(testDatabaseKind === 'postgres')('conversion concurrency (postgres, real connections)', () => {
+  it('20 concurrent conversions with the hold’s key make one booking; the others replay it', async () => {
+    const { organizationId, serviceId } = await shop('convert-race-key');
+    const held = await hold(organizationId, serviceId);
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => convert(organizationId, held)));
+    const ids = new Set(outcomes.map((outcome) => outcome.conversion.bookingId));
+    expect(ids.size).toBe(1);
+    expect(outcomes.filter((outcome) => !outcome.replayed)).toHaveLength(1);
+    const bookings = await db
+      .selectFrom('bookings')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(bookings).toHaveLength(1);
+    const sessions = await db
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(sessions).toHaveLength(1);
+  });
+
+  it('a conversion racing its hold’s expiry and a new hold for the same unit: never both (20 rounds)', async () => {
+    for (let round = 0; round < 20; round += 1) {
+      const { organizationId, kayaks, serviceId } = await shop(`convert-race-expiry-${round}`);
+      const first = await hold(organizationId, serviceId);
+      // The conversion's clock reads just before the expiry; the new hold's just after it.
+      const results = await Promise.allSettled([
+        convert(organizationId, first, { at: new Date(at(30).getTime() - 1) }),
+        hold(organizationId, serviceId, { at: at(30) }),
+      ]);
+      const converted = results[0].status === 'fulfilled' && results[0].value.conversion.bookingId !== null;
+      const held = results[1].status === 'fulfilled';
+      expect(converted && held, `round ${round}`).toBe(false);
+      expect(converted || held, `round ${round}`).toBe(true);
+      if (results[1].status === 'rejected')
+        expect((results[1].reason as { code: string }).code).toBe('CAPACITY_UNAVAILABLE');
+      if (results[0].status === 'fulfilled' && !converted)
+        expect(results[0].value.conversion.terminalReason).toBe('CAPACITY_LOST');
+      expect(await liveUnits(organizationId, kayaks, at(30))).toBeLessThanOrEqual(1);
+      expect(await liveUnits(organizationId, kayaks, at(30))).toBe(1);
+    }
+  });
+});
