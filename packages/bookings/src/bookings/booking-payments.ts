@@ -132,7 +132,10 @@ async function ensureSalesRecord(
     lines: bookingSaleLines(booking, await serviceNameOf(trx, booking)),
     shippingInCents: 0,
     taxInCents: booking.tax_in_cents,
-    taxIncluded: false,
+    // Prices that include tax: the booking's total is its lines, the tax recorded within them.
+    taxIncluded:
+      booking.tax_in_cents > 0 &&
+      booking.total_in_cents === booking.subtotal_in_cents + booking.delivery_fee_in_cents,
     discountInCents: 0,
     paymentStatus,
     at: ctx.at,

@@ -149,7 +149,13 @@ async function hold(
 function convert(
   organizationId: string,
   held: { id: string; key: string; email: string },
-  options: { at?: Date; key?: string; body?: Record<string, unknown>; customerId?: string | null } = {},
+  options: {
+    at?: Date;
+    key?: string;
+    body?: Record<string, unknown>;
+    customerId?: string | null;
+    tax?: Parameters<typeof convertHold>[4]['tax'];
+  } = {},
 ) {
   return convertHold(
     db,
@@ -160,9 +166,25 @@ function convert(
       customerEmail: held.email,
       ...options.body,
     }),
-    { currency: 'EUR', idempotencyKey: options.key ?? held.key },
+    {
+      currency: 'EUR',
+      idempotencyKey: options.key ?? held.key,
+      ...(options.tax ? { tax: options.tax } : {}),
+    },
   );
 }
+
+/** A tax provider for tests: 10 % of goods and delivery, or the part of them that is tax. */
+const tenPercent = {
+  kind: 'sandbox' as const,
+  quote: async (input: { subtotalInCents: number; shippingInCents: number; pricesIncludeTax: boolean }) => {
+    const base = input.subtotalInCents + input.shippingInCents;
+    return {
+      taxInCents: input.pricesIncludeTax ? Math.round(base - base / 1.1) : Math.round(base * 0.1),
+      rateBasisPoints: 1000,
+    };
+  },
+};
 
 /** The refusal a thunk ends with (never creates a rejecting promise before it is awaited). */
 async function refusal(run: () => Promise<unknown>) {
@@ -650,6 +672,43 @@ describe(`hold conversion (${testDatabaseKind})`, () => {
       ['FEE', 700],
     ]);
     expect(lines[1]!.name).toBe('Delivery (City)');
+  });
+
+  it('adds the tax quoted before the transaction; prices that include tax record it without adding it', async () => {
+    const { organizationId, serviceId } = await shop('convert-tax', {
+      capacity: 2,
+      checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 50 } },
+    });
+    const added = await convert(organizationId, await hold(organizationId, serviceId), {
+      tax: { provider: tenPercent, pricesIncludeTax: false },
+    });
+    expect(added.conversion).toMatchObject({ totalInCents: 2750, amountDueNowInCents: 1375 });
+    const booking = await bookingRow(organizationId, added.conversion.bookingId!);
+    expect(booking).toMatchObject({ subtotal_in_cents: 2500, tax_in_cents: 250, total_in_cents: 2750 });
+    const sale = await db
+      .selectFrom('sales_records')
+      .select(['subtotal_in_cents', 'tax_in_cents', 'tax_included', 'total_in_cents'])
+      .where('id', '=', booking.sales_record_id!)
+      .executeTakeFirstOrThrow();
+    expect(sale).toEqual({
+      subtotal_in_cents: 2500,
+      tax_in_cents: 250,
+      tax_included: false,
+      total_in_cents: 2750,
+    });
+
+    const included = await convert(organizationId, await hold(organizationId, serviceId, { at: at(1) }), {
+      tax: { provider: tenPercent, pricesIncludeTax: true },
+    });
+    expect(included.conversion).toMatchObject({ totalInCents: 2500, amountDueNowInCents: 1250 });
+    const within = await bookingRow(organizationId, included.conversion.bookingId!);
+    expect(within).toMatchObject({ tax_in_cents: 227, total_in_cents: 2500 });
+    const withinSale = await db
+      .selectFrom('sales_records')
+      .select(['tax_included', 'total_in_cents'])
+      .where('id', '=', within.sales_record_id!)
+      .executeTakeFirstOrThrow();
+    expect(withinSale).toEqual({ tax_included: true, total_in_cents: 2500 });
   });
 
   it('links the booking to a customer of the tenant, never to another tenant’s', async () => {

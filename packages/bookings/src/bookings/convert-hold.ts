@@ -1,5 +1,6 @@
 import { AppError, hashToken, newId } from '@commerce/core';
 import { type BookingStatus, type Database, withIdempotency } from '@commerce/db';
+import type { TaxProvider } from '@commerce/orders';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { freeUnits, resourceLoad } from '../availability/capacity.ts';
@@ -215,6 +216,7 @@ function freezeAmounts(
   delivery: ConversionDeliverySnapshot | null,
   checkout: z.output<typeof storedCheckoutSchema>,
   currency: string,
+  tax: QuotedTax | null = null,
 ): Amounts | null {
   const pricing = pricingSchema.nullable().safeParse(service.pricing);
   if (!pricing.success) return null;
@@ -233,8 +235,11 @@ function freezeAmounts(
     subtotalInCents = preview.subtotalInCents;
   }
   const deliveryFeeInCents = delivery?.feeInCents ?? 0;
-  const taxInCents = 0;
-  const totalInCents = subtotalInCents + deliveryFeeInCents + taxInCents;
+  if (tax && (tax.subtotalInCents !== subtotalInCents || tax.deliveryFeeInCents !== deliveryFeeInCents))
+    throw new AppError('STALE_STATE', 'The price changed while the tax was computed; retry');
+  const taxInCents = tax?.taxInCents ?? 0;
+  // Prices that include tax record it without adding it (as checkout does).
+  const totalInCents = subtotalInCents + deliveryFeeInCents + (tax?.included ? 0 : taxInCents);
   const amountDueNowInCents =
     checkout.paymentMode === 'PAY_NOW'
       ? totalInCents
@@ -256,6 +261,82 @@ function flowOf(
     return 'REQUEST';
   if (amounts.amountDueNowInCents > 0) return 'PAYMENT';
   return 'CONFIRMED';
+}
+
+/** The tax quoted before the transaction, for the amounts it was quoted on. */
+interface QuotedTax {
+  subtotalInCents: number;
+  deliveryFeeInCents: number;
+  taxInCents: number;
+  included: boolean;
+}
+
+/** The orders area's tax provider and the store's setting, when the route has them. */
+export interface ConversionTax {
+  provider: TaxProvider;
+  pricesIncludeTax: boolean;
+}
+
+/**
+ * The tax of a conversion (14.9), quoted before its transaction like every
+ * provider call (14.10): on the price the hold would convert at now, for the
+ * delivery's country, else the business country. Null when there is nothing
+ * to quote (no provider, a hold that will not convert); the transaction checks
+ * the price it freezes is the one quoted.
+ */
+async function quoteConversionTax(
+  db: Kysely<Database>,
+  ctx: ConvertContext,
+  hold: HoldRow,
+  currency: string,
+  tax: ConversionTax | undefined,
+): Promise<QuotedTax | null> {
+  if (!tax || tax.provider.kind === 'none') return null;
+  const service = await db
+    .selectFrom('booking_services')
+    .selectAll()
+    .where('organization_id', '=', ctx.organizationId)
+    .where('id', '=', hold.service_id)
+    .executeTakeFirst();
+  const checkout = storedCheckoutSchema.safeParse(service?.checkout);
+  const snapshot = holdSnapshotSchema.safeParse(hold.snapshot);
+  if (!service || !checkout.success || !snapshot.success) return null;
+  let delivery: ConversionDeliverySnapshot | null;
+  try {
+    const mode = z.object({ mode: z.string() }).loose().safeParse(service.delivery);
+    delivery = holdDelivery(hold.snapshot, mode.success ? mode.data.mode : 'PICKUP_ONLY');
+  } catch {
+    return null;
+  }
+  const amounts = freezeAmounts(service, hold, snapshot.data, delivery, checkout.data, currency);
+  if (amounts === null) return null;
+  let country = delivery?.address?.country ?? null;
+  if (country === null) {
+    const settings = await db
+      .selectFrom('organization_settings')
+      .select('business_profile')
+      .where('organization_id', '=', ctx.organizationId)
+      .executeTakeFirst();
+    const address = z
+      .object({ address: z.object({ country: z.string().regex(/^[A-Z]{2}$/) }).loose() })
+      .loose()
+      .safeParse(settings?.business_profile);
+    country = address.success ? address.data.address.country : null;
+  }
+  const quote = await tax.provider.quote({
+    organizationId: ctx.organizationId,
+    currency,
+    country,
+    subtotalInCents: amounts.subtotalInCents,
+    shippingInCents: amounts.deliveryFeeInCents,
+    pricesIncludeTax: tax.pricesIncludeTax,
+  });
+  return {
+    subtotalInCents: amounts.subtotalInCents,
+    deliveryFeeInCents: amounts.deliveryFeeInCents,
+    taxInCents: quote.taxInCents,
+    included: tax.pricesIncludeTax,
+  };
 }
 
 /** The earlier of two instants. */
@@ -411,6 +492,7 @@ async function convert(
   hold: HoldRow,
   body: ConvertHoldInput,
   currency: string,
+  tax: QuotedTax | null,
 ): Promise<ConversionRead> {
   if (hold.customer_email.toLowerCase() !== body.customerEmail.toLowerCase())
     throw AppError.validation([
@@ -453,7 +535,7 @@ async function convert(
   }
   const deliveryMode = z.object({ mode: z.string() }).loose().safeParse(service.delivery);
   const delivery = holdDelivery(hold.snapshot, deliveryMode.success ? deliveryMode.data.mode : 'PICKUP_ONLY');
-  const amounts = freezeAmounts(service, hold, snapshot.data, delivery, checkout.data, currency);
+  const amounts = freezeAmounts(service, hold, snapshot.data, delivery, checkout.data, currency, tax);
   if (amounts === null) return terminal('SERVICE_UNAVAILABLE', currency);
 
   const pool = [...new Set(snapshot.data.allocations.map((allocation) => allocation.resourceId))];
@@ -649,9 +731,15 @@ export async function convertHold(
   ctx: ConvertContext,
   holdId: string,
   body: ConvertHoldInput,
-  options: { currency: string; idempotencyKey: string },
+  options: { currency: string; idempotencyKey: string; tax?: ConversionTax },
 ): Promise<{ conversion: ConversionRead; replayed: boolean }> {
-  assertPossession(await findHold(db, ctx.organizationId, holdId), options.idempotencyKey);
+  const found = await findHold(db, ctx.organizationId, holdId);
+  assertPossession(found, options.idempotencyKey);
+  // A provider call is a read without effect, before the transaction where the key is claimed.
+  const tax =
+    found.status === 'ACTIVE'
+      ? await quoteConversionTax(db, ctx, found, options.currency, options.tax)
+      : null;
   const outcome = await retryOnAbort(() =>
     withIdempotency<ConversionRead>(
       db,
@@ -666,7 +754,7 @@ export async function convertHold(
       async (trx) => {
         const hold = await findHold(trx, ctx.organizationId, holdId, { forUpdate: true });
         assertPossession(hold, options.idempotencyKey);
-        return { status: 200, body: await convert(trx, ctx, hold, body, options.currency) };
+        return { status: 200, body: await convert(trx, ctx, hold, body, options.currency, tax) };
       },
       {
         // A raw credential is never stored: a replay issues a new one for the same checkout.
