@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider } from '@commerce/bookings';
+import { startBookingSweeps } from '@commerce/bookings';
 import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
@@ -109,6 +110,16 @@ export async function startGateway(
         logger: logger.child({ component: 'housekeeping' }),
       })
     : undefined;
+  // Bookings (14.20): lapsed holds, payment windows, request expiry, management-token pruning.
+  const bookingSweeps = config.runWorkerInProcess
+    ? startBookingSweeps({
+        db: database.db,
+        clock,
+        email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+        holdIntervalMs: config.bookings.sweepIntervalMs,
+        logger: logger.child({ component: 'booking-sweeps' }),
+      })
+    : undefined;
 
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const listening = serve(
@@ -156,6 +167,7 @@ export async function startGateway(
       await worker?.stop();
       await checkoutSweeps?.stop();
       await housekeeping?.stop();
+      await bookingSweeps?.stop();
       await rateLimiter.close();
       await mailer.close?.();
       await database.close();

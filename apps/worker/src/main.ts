@@ -1,3 +1,4 @@
+import { startBookingSweeps } from '@commerce/bookings';
 import { type Config, ConfigError, loadConfig, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { migrateToLatest, openDatabase } from '@commerce/db';
@@ -43,6 +44,7 @@ const database = await openDatabase({ databaseUrl: config.database.url, poolSize
 let running: ReturnType<typeof startOutboxWorkerFromConfig>;
 let checkoutSweeps: ReturnType<typeof startCheckoutMaintenance>;
 let housekeeping: ReturnType<typeof startHousekeeping>;
+let bookingSweeps: ReturnType<typeof startBookingSweeps>;
 try {
   await migrateToLatest(database.db);
   running = startOutboxWorkerFromConfig(config, { db: database.db, logger });
@@ -66,6 +68,14 @@ try {
     intervalMs: HOUSEKEEPING_INTERVAL_MS,
     logger: logger.child({ component: 'housekeeping' }),
   });
+  // Bookings (14.20): lapsed holds, payment windows, request expiry, management-token pruning.
+  bookingSweeps = startBookingSweeps({
+    db: database.db,
+    clock: systemClock,
+    email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+    holdIntervalMs: config.bookings.sweepIntervalMs,
+    logger: logger.child({ component: 'booking-sweeps' }),
+  });
 } catch (error) {
   logger.error({ err: error }, 'worker failed to start');
   await database.close().catch(() => {});
@@ -85,7 +95,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
-    Promise.all([running.stop(), checkoutSweeps.stop(), housekeeping.stop()])
+    Promise.all([running.stop(), checkoutSweeps.stop(), housekeeping.stop(), bookingSweeps.stop()])
       .then(() => database.close())
       .then(
         () => {

@@ -1,12 +1,14 @@
 import { customerAccountRouter } from './routers/customer/account.ts';
 import { customerActionsRouter } from './routers/customer/actions.ts';
 import { customerAuthRouter } from './routers/customer/auth.ts';
+import { customerBookingsRouter, guestBookingsRouter } from './routers/customer/bookings.ts';
 import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
 import { merchantBookingPaymentLinksRouter } from './routers/merchant/booking-payment-links.ts';
 import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
 import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
+import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
@@ -71,6 +73,7 @@ export const appRouter = router({
     returns: merchantReturnsRouter,
     bookingResources: merchantBookingResourcesRouter,
     bookingServices: merchantBookingServicesRouter,
+    bookings: merchantBookingsRouter,
     bookingPaymentLinks: merchantBookingPaymentLinksRouter,
   }),
   customer: router({
@@ -78,6 +81,8 @@ export const appRouter = router({
     account: customerAccountRouter,
     returns: customerReturnsRouter,
     actions: customerActionsRouter,
+    bookings: customerBookingsRouter,
+    guestBookings: guestBookingsRouter,
   }),
   platform: router({ organizations: platformOrganizationsRouter, signups: platformSignupsRouter }),
 });

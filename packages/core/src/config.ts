@@ -103,6 +103,8 @@ const configSchema = z
     // A bound session's stock, from its first bind whatever the rebinds (Shopify and Medusa hold 10-15 minutes).
     CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
     CHECKOUT_MAX_HELD_UNITS_PER_CLIENT: positiveInt(20),
+    // The hold-expiry cadence of the bookings worker (14.24); payment windows, requests and pruning have their own.
+    BOOKINGS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
     MAX_BODY_BYTES: positiveInt(1_048_576),
     // Node's own defaults (60 s for headers, no cap on connections) let slow-header clients hold sockets.
     HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
@@ -294,6 +296,8 @@ export interface Config {
    * refused with 503 BOOKING_DELIVERY_UNAVAILABLE.
    */
   distance: { provider: 'sandbox' | 'google'; apiKey: string | undefined; timeoutMs: number };
+  /** The bookings worker (CONTRACT-bookings.md 14.20): how often expired holds are swept. */
+  bookings: { sweepIntervalMs: number };
   maxBodyBytes: number;
   /**
    * The HTTP server's limits: how long a client may take to send its headers, and its whole request
@@ -385,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiKey: raw.DISTANCE_PROVIDER === 'google' ? raw.DISTANCE_API_KEY : undefined,
       timeoutMs: raw.DISTANCE_TIMEOUT_MS,
     },
+    bookings: { sweepIntervalMs: raw.BOOKINGS_SWEEP_INTERVAL_MS },
     maxBodyBytes: raw.MAX_BODY_BYTES,
     http: {
       headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
