@@ -13,8 +13,8 @@ import * as cancelledOrderPayments from './2026_11_26_0011_cancelled_order_payme
 import * as checkoutIntegrity from './2026_11_26_0012_checkout_integrity.ts';
 import * as bookings from './2026_11_26_0015_bookings.ts';
 import * as bookingRecords from './2026_11_26_0016_booking_records.ts';
-import * as bookingHoldCustomers from './2026_11_26_0019_booking_hold_customers.ts';
 import * as bookingPayments from './2026_11_26_0017_booking_payments.ts';
+import * as bookingHoldCustomers from './2026_11_26_0019_booking_hold_customers.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -32,6 +32,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0012_checkout_integrity': checkoutIntegrity,
   '2026_11_26_0015_bookings': bookings,
   '2026_11_26_0016_booking_records': bookingRecords,
-  '2026_11_26_0019_booking_hold_customers': bookingHoldCustomers,
   '2026_11_26_0017_booking_payments': bookingPayments,
+  '2026_11_26_0019_booking_hold_customers': bookingHoldCustomers,
 };
