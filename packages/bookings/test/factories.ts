@@ -1,6 +1,6 @@
 import { newId } from '@commerce/core';
 import type { BookingResourceKind, Database } from '@commerce/db';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { BookingWriteContext } from '../src/context.ts';
 
 let sequence = 0;
@@ -66,4 +66,48 @@ export function activeServiceBody(resourceIds: string[], overrides: Record<strin
     pricing: { basis: 'FLAT', amountInCents: 5000 },
     ...overrides,
   };
+}
+
+/**
+ * Bookings to own claims in tests of the capacity layer, which need no real
+ * booking around a claim but must satisfy its foreign key: a minimal DRAFT
+ * service per organization and one `CONFIRMED` row per id, both idempotent.
+ */
+export async function ensureOwnerBookings(
+  db: Kysely<Database>,
+  organizationId: string,
+  bookingIds: readonly string[],
+): Promise<void> {
+  if (bookingIds.length === 0) return;
+  const serviceId = `bks_owner_${organizationId}`;
+  await sql`
+    insert into booking_services (organization_id, id, slug, name, status, period_mode, timezone, durations,
+      availability, party_size_min, party_size_max, checkout, policies, delivery)
+    values (${organizationId}, ${serviceId}, 'claim-owner', 'Claim owner', 'DRAFT', 'FIXED_DURATION', 'UTC',
+      '{}'::jsonb, '{}'::jsonb, 1, 1, '{}'::jsonb, '{}'::jsonb, '{}'::jsonb)
+    on conflict do nothing`.execute(db);
+  await db
+    .insertInto('bookings')
+    .values(
+      bookingIds.map((id, index) => ({
+        organization_id: organizationId,
+        id,
+        code: `BK-T${id.slice(-7).toUpperCase()}${index}`.slice(0, 40),
+        service_id: serviceId,
+        status: 'CONFIRMED' as const,
+        starts_at: new Date('2026-07-01T09:00:00Z'),
+        ends_at: new Date('2026-07-01T10:00:00Z'),
+        quantity: 1,
+        timezone: 'UTC',
+        customer_name: 'Owner',
+        customer_email: 'owner@shop.test',
+        snapshot: '{}',
+        currency: 'EUR',
+        subtotal_in_cents: 0,
+        total_in_cents: 0,
+        amount_due_now_in_cents: 0,
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }

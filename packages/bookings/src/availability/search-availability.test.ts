@@ -3,7 +3,12 @@ import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
+import {
+  ensureOwnerBookings,
+  insertOrganization,
+  insertResource,
+  writeContext,
+} from '../../test/factories.ts';
 import { withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims } from '../capacity/claims.ts';
 import { createServiceInputSchema } from '../services/schemas.ts';
@@ -68,6 +73,8 @@ async function claim(
   expiresAt: Date | null = null,
 ) {
   const ctx = { organizationId, at: NOW };
+  const owner = newId('bkg');
+  await ensureOwnerBookings(db, organizationId, [owner]);
   await withCapacityLock(db, ctx, [resourceId], (trx) =>
     insertClaims(trx, ctx, [
       {
@@ -76,8 +83,8 @@ async function claim(
         startsAt: new Date(from),
         endsAt: new Date(to),
         expiresAt,
-        // Booking-owned: a hold owner must be a booking_holds row (foreign key).
-        owner: { kind: 'BOOKING', id: newId('bkg') },
+        // Booking-owned: the owner must be a row (foreign key), like a hold's.
+        owner: { kind: 'BOOKING', id: owner },
       },
     ]),
   );

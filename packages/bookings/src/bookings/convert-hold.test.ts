@@ -11,6 +11,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
+import { sandboxDistanceProvider } from '../delivery/distance-provider.ts';
 import { createHold, releaseHold } from '../holds/holds.ts';
 import { createHoldInputSchema } from '../holds/schemas.ts';
 import { createServiceInputSchema } from '../services/schemas.ts';
@@ -141,7 +142,7 @@ async function hold(
       quantity: options.quantity ?? 1,
       customerEmail: email,
     }),
-    { currency: 'EUR', idempotencyKey: key },
+    { currency: 'EUR', idempotencyKey: key, distance: sandboxDistanceProvider },
   );
   return { id: created.id, key, email };
 }

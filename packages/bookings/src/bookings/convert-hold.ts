@@ -8,6 +8,7 @@ import { pricingSchema } from '../availability/schemas.ts';
 import { retryOnAbort, withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
+import { type DeliverySnapshot, parseDeliverySnapshot } from '../delivery/schemas.ts';
 import { depositFor, priceBooking } from '../pricing/price.ts';
 import { toEpochMinutes } from '../time/zone.ts';
 import { unusedBookingCode } from './booking-codes.ts';
@@ -55,76 +56,22 @@ const holdSnapshotSchema = z
   .loose();
 type HoldSnapshot = z.output<typeof holdSnapshotSchema>;
 
-/**
- * The delivery snapshot a hold freezes (14.12): `{ method, address,
- * addressSummary, distanceMeters, band, area, feeInCents, evaluatedAt }`.
- * The bk-delivery branch owns holds' delivery and exports
- * `parseDeliverySnapshot`; until it is merged, conversion validates the same
- * shape here (docs/decisions.md) and fails closed on anything else.
- */
-const deliveryAddressSchema = z.strictObject({
-  line1: z.string().min(1).max(300),
-  line2: z.string().min(1).max(300).nullable().optional(),
-  city: z.string().min(1).max(200),
-  state: z.string().min(1).max(200).nullable().optional(),
-  postalCode: z.string().min(1).max(32),
-  country: z.string().regex(/^[A-Z]{2}$/),
-});
-export const conversionDeliverySnapshotSchema = z
-  .strictObject({
-    method: z.enum(['PICKUP', 'DELIVERY']),
-    address: deliveryAddressSchema.nullable(),
-    addressSummary: z.string().min(1).nullable(),
-    distanceMeters: z.number().int().min(0).nullable(),
-    band: z.strictObject({ label: z.string().min(1), maxDistanceMeters: z.number().int().min(1) }).nullable(),
-    area: z.string().nullable(),
-    feeInCents: z.number().int().min(0),
-    evaluatedAt: z.iso.datetime(),
-  })
-  .superRefine((snapshot, ctx) => {
-    const consistent =
-      snapshot.method === 'PICKUP'
-        ? snapshot.address === null &&
-          snapshot.addressSummary === null &&
-          snapshot.distanceMeters === null &&
-          snapshot.band === null &&
-          snapshot.area === null &&
-          snapshot.feeInCents === 0
-        : snapshot.address !== null &&
-          snapshot.addressSummary !== null &&
-          (snapshot.band === null
-            ? snapshot.distanceMeters === null && snapshot.area === null
-            : snapshot.distanceMeters !== null &&
-              snapshot.area === snapshot.band.label &&
-              snapshot.distanceMeters <= snapshot.band.maxDistanceMeters);
-    if (!consistent) ctx.addIssue({ code: 'custom', message: `inconsistent ${snapshot.method} snapshot` });
-  });
-export type ConversionDeliverySnapshot = z.output<typeof conversionDeliverySnapshotSchema>;
-
-const deliverySnapshotInvalid = () =>
-  new AppError('STALE_STATE', 'The hold’s delivery snapshot is missing or malformed', {
-    reason: 'DELIVERY_SNAPSHOT_INVALID',
-  });
+export type ConversionDeliverySnapshot = DeliverySnapshot;
 
 /**
- * The hold's frozen delivery: null when the hold has none (pickup-only
- * services); a present but malformed one is 409 STALE_STATE
- * (`DELIVERY_SNAPSHOT_INVALID`), never a fallback to pickup. A service that
- * delivers (`OPTIONAL`, `REQUIRED`) needs one.
+ * The hold's frozen delivery (14.12), read with `parseDeliverySnapshot`: a
+ * missing or malformed one is 409 STALE_STATE (`DELIVERY_SNAPSHOT_INVALID`),
+ * never a fallback to pickup; a `REQUIRED` service needs a delivery. Pickup
+ * is null on the booking.
  */
 function holdDelivery(snapshot: unknown, deliveryMode: string): ConversionDeliverySnapshot | null {
-  const raw =
-    snapshot !== null && typeof snapshot === 'object'
-      ? (snapshot as { delivery?: unknown }).delivery
-      : undefined;
-  if (raw === undefined || raw === null) {
-    if (deliveryMode === 'REQUIRED') throw deliverySnapshotInvalid();
-    return null;
+  const parsed = parseDeliverySnapshot(snapshot);
+  if (deliveryMode === 'REQUIRED' && parsed.method !== 'DELIVERY') {
+    throw new AppError('STALE_STATE', 'The hold’s delivery snapshot is missing or malformed', {
+      reason: 'DELIVERY_SNAPSHOT_INVALID',
+    });
   }
-  const parsed = conversionDeliverySnapshotSchema.safeParse(raw);
-  if (!parsed.success) throw deliverySnapshotInvalid();
-  if (deliveryMode === 'REQUIRED' && parsed.data.method !== 'DELIVERY') throw deliverySnapshotInvalid();
-  return parsed.data;
+  return parsed.method === 'PICKUP' ? null : parsed;
 }
 
 const storedCheckoutSchema = z
@@ -468,10 +415,9 @@ async function insertBooking(
   return id;
 }
 
-/** The customer a conversion links: the hold's (bk-delivery's `customer_id`), else the session's. */
+/** The customer a conversion links: the hold's (`customer_id`), else the session's. */
 function linkedCustomer(hold: HoldRow, ctx: ConvertContext): string | null {
-  const fromHold = (hold as HoldRow & { customer_id?: string | null }).customer_id;
-  return fromHold ?? ctx.customerId ?? null;
+  return hold.customer_id ?? ctx.customerId ?? null;
 }
 
 async function customerOfTenant(trx: Kysely<Database>, organizationId: string, customerId: string | null) {

@@ -37,7 +37,7 @@ export interface BookingNotifyContext extends BookingClockContext {
 
 /** The guest management page of a booking, carrying its `m1_` (14.17). */
 export function bookingManagePath(token: string): string {
-  return `/bookings/manage?token=${token}`;
+  return `/bookings/manage/${token}`;
 }
 
 /** The hosted payment page of a checkout, carrying its `c1_` (14.15). */

@@ -3,7 +3,12 @@ import { type Database, type DatabaseHandle, sqlState } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrganization, insertResource, minutesAfter } from '../../test/factories.ts';
+import {
+  ensureOwnerBookings,
+  insertOrganization,
+  insertResource,
+  minutesAfter,
+} from '../../test/factories.ts';
 import { CAPACITY_RETRIES, retryOnAbort, withCapacityLock } from './capacity-lock.ts';
 import { insertClaims, moveClaims, type NewClaim, releaseClaims } from './claims.ts';
 import { findConflictingClaims, readLiveClaims } from './live-claims.ts';
@@ -42,7 +47,13 @@ function claim(
 }
 
 /** Claims through the module: lock, insert (checked by the trigger), commit. */
-function claimNow(organizationId: string, claims: NewClaim[], at = NOW) {
+/** The booking ids that own these claims (each a row, for the claims' foreign key). */
+function ownersOf(claims: readonly NewClaim[]): string[] {
+  return claims.flatMap((c) => (c.owner.kind === 'BOOKING' ? [c.owner.id] : []));
+}
+
+async function claimNow(organizationId: string, claims: NewClaim[], at = NOW) {
+  await ensureOwnerBookings(db, organizationId, ownersOf(claims));
   return withCapacityLock(
     db,
     { organizationId, at },
@@ -98,6 +109,7 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
       sql`insert into booking_capacity_claims (organization_id, id, resource_id, quantity, during, booking_id)
           values (${organizationId}, ${id}, ${resourceId}, ${quantity},
                   tstzrange('2026-07-01T09:00Z', '2026-07-01T10:00Z', '[)'), ${`bkg_${id}`})`.execute(db);
+    await ensureOwnerBookings(db, organizationId, ['bkg_bcl_raw_1', 'bkg_bcl_raw_2']);
     await insert('bcl_raw_1', 2);
     expect(await refusal(insert('bcl_raw_2', 1))).toBe('BK001');
     const rows = await db
@@ -159,6 +171,7 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     // A raw statement with bookings.now set in its transaction sees the same.
     const other = await insertResource(db, organizationId, { capacity: 1 });
     await claimNow(organizationId, [claim(other, 0, 60, 1, expiresAt)]);
+    await ensureOwnerBookings(db, organizationId, ['bkg_raw']);
     const rawAt = (at: Date) =>
       db.transaction().execute(async (trx) => {
         await sql`select set_config('bookings.now', ${at.toISOString()}, true)`.execute(trx);
@@ -174,10 +187,12 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     const organizationId = await insertOrganization(db, 'isolation');
     const resourceId = await insertResource(db, organizationId, { capacity: 3 });
     for (const level of ['repeatable read', 'serializable'] as const) {
+      const refused = claim(resourceId, 0, 60);
+      await ensureOwnerBookings(db, organizationId, ownersOf([refused]));
       const attempt = db
         .transaction()
         .setIsolationLevel(level)
-        .execute((trx) => insertClaims(trx, { organizationId, at: NOW }, [claim(resourceId, 0, 60)]));
+        .execute((trx) => insertClaims(trx, { organizationId, at: NOW }, [refused]));
       expect(await refusal(attempt)).toBe('BK002');
     }
     await claimNow(organizationId, [claim(resourceId, 0, 60)]);
@@ -189,6 +204,7 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     const original = claim(resourceId, 0, 60);
     await claimNow(organizationId, [original]);
     const moved = { ...claim(resourceId, 30, 90), owner: { kind: 'BOOKING' as const, id: 'bkg_moved' } };
+    await ensureOwnerBookings(db, organizationId, ['bkg_moved', 'bkg_blocked']);
     await moveClaims(db, { organizationId, at: NOW }, { from: original.owner, to: [moved] });
     const live = await readLiveClaims(db, { organizationId, at: NOW }, [resourceId], {
       startsAt: BASE,

@@ -2,7 +2,7 @@ import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrganization, minutesAfter, writeContext } from '../../test/factories.ts';
+import { ensureOwnerBookings, insertOrganization, minutesAfter, writeContext } from '../../test/factories.ts';
 import { withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, type NewClaim } from '../capacity/claims.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
@@ -52,6 +52,7 @@ async function claimUnits(
     owner: { kind: 'BOOKING', id: `bkg_resources_${claims}` },
   };
   const ctx = { organizationId, at: NOW };
+  await ensureOwnerBookings(db, organizationId, [claim.owner.id]);
   await withCapacityLock(db, ctx, [resourceId], (trx) => insertClaims(trx, ctx, [claim]));
   return claim.owner.id;
 }

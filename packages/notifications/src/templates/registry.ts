@@ -445,7 +445,7 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
       variable(
         'booking.manageUrl',
         "The booking's management link (customer emails: a fresh guest link; merchant emails: the booking in the admin)",
-        'https://shop.example/bookings/manage?token=m1_sample',
+        'https://shop.example/bookings/manage/m1_sample',
       ),
       variable(
         'booking.paymentUrl',
@@ -456,7 +456,7 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
     requiredVariables: [],
     action: {
       description: "The payment link when a payment is due, else the booking's management link",
-      samplePath: '/bookings/manage?token=m1_sample',
+      samplePath: '/bookings/manage/m1_sample',
     },
     hasUnsubscribe: false,
   },
