@@ -8,6 +8,6 @@ export * from './payment-actions.ts';
 export * from './quote.ts';
 export * from './reprice-checkout-session.ts';
 export * from './schemas.ts';
-export * from './settle-payment-event.ts';
 export { findSessionByToken, isBookingSession } from './session-store.ts';
+export * from './settle-payment-event.ts';
 export * from './stock.ts';

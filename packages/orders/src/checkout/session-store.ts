@@ -48,35 +48,28 @@ export async function findSessionByToken(
   const notFound = () => AppError.notFound('Checkout session not found');
   if (!isTokenOf('checkout', token)) throw notFound();
   const tokenHash = hashToken(token);
-  // The session's own token, or a further one (a booking conversion replay's fresh credential).
-  const further = db
-    .selectFrom('checkout_session_tokens')
-    .select('checkout_session_id')
-    .where('token_hash', '=', tokenHash);
-  const session = await db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb('token_hash', '=', tokenHash),
-        eb.and([
-          eb('id', 'in', further),
-          eb(
-            'organization_id',
-            'in',
-            db
-              .selectFrom('checkout_session_tokens')
-              .select('organization_id')
-              .where('token_hash', '=', tokenHash),
-          ),
-        ]),
-      ]),
-    )
-    .$if(options.organizationId !== undefined, (qb) =>
-      qb.where('organization_id', '=', options.organizationId!),
-    )
-    .$if(options.lock === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  const select = () =>
+    db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .$if(options.organizationId !== undefined, (qb) =>
+        qb.where('organization_id', '=', options.organizationId!),
+      )
+      .$if(options.lock === true, (qb) => qb.forUpdate());
+  let session = await select().where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (!session) {
+    // A further token of a session (a booking conversion replay's fresh credential), by its own index.
+    const further = await db
+      .selectFrom('checkout_session_tokens')
+      .select(['organization_id', 'checkout_session_id'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (further)
+      session = await select()
+        .where('organization_id', '=', further.organization_id)
+        .where('id', '=', further.checkout_session_id)
+        .executeTakeFirst();
+  }
   if (!session || session.status === 'EXPIRED' || isPastExpiry(session, options.at)) throw notFound();
   return session;
 }

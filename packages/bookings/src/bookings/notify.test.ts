@@ -1,0 +1,178 @@
+import { hashToken, isTokenOf } from '@commerce/core';
+import type { Database, DatabaseHandle } from '@commerce/db';
+import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
+import { createServiceInputSchema } from '../services/schemas.ts';
+import { createService } from '../services/write-service.ts';
+import { issueManagementToken } from './management-tokens.ts';
+import { notifyBookingCustomer, notifyBookingMerchant } from './notify.ts';
+
+let handle: DatabaseHandle;
+let db: Kysely<Database>;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  db = handle.db;
+});
+afterAll(async () => {
+  await handle.close();
+});
+
+const NOW = new Date('2026-07-01T08:00:00.000Z');
+const EMAIL = { emailFrom: 'Shop <no-reply@shop.example>', linkBase: 'https://shop.example' };
+
+/** A booking row written directly: these tests are about its emails and tokens, not how it was made. */
+async function booking(label: string, settings?: { notifications?: object; business_profile?: object }) {
+  const organizationId = await insertOrganization(db, label);
+  const resource = await insertResource(db, organizationId, { capacity: 1 });
+  const service = await createService(
+    db,
+    writeContext(organizationId, NOW),
+    createServiceInputSchema.parse({
+      slug: 'tour',
+      name: 'Kayak tour',
+      status: 'DRAFT',
+      periodMode: 'FIXED_DURATION',
+      timezone: 'Europe/Lisbon',
+      durations: { choicesMinutes: [60] },
+      requirements: [{ name: 'Kayaks', resourceIds: [resource], units: { mode: 'PER_PARTICIPANT' } }],
+    }),
+    { currency: 'EUR' },
+  );
+  const id = `bkg_${label.replace(/-/g, '_')}`;
+  await db
+    .insertInto('bookings')
+    .values({
+      organization_id: organizationId,
+      id,
+      code: 'BK-7K3M9Q2T',
+      service_id: service.id,
+      status: 'CONFIRMED',
+      starts_at: new Date('2026-07-02T09:00:00Z'),
+      ends_at: new Date('2026-07-02T10:00:00Z'),
+      quantity: 1,
+      timezone: 'Europe/Lisbon',
+      customer_name: 'Ada Lovelace',
+      customer_email: 'ada@example.com',
+      snapshot: JSON.stringify({ name: 'Kayak tour (as booked)' }),
+      currency: 'EUR',
+      subtotal_in_cents: 0,
+      total_in_cents: 0,
+      amount_due_now_in_cents: 0,
+      created_at: NOW,
+      updated_at: NOW,
+    })
+    .execute();
+  if (settings) {
+    await db
+      .insertInto('organization_settings')
+      .values({
+        organization_id: organizationId,
+        notifications: JSON.stringify(settings.notifications ?? {}),
+        business_profile: JSON.stringify(settings.business_profile ?? {}),
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+  }
+  return { organizationId, id };
+}
+
+const outbox = (organizationId: string) =>
+  db
+    .selectFrom('outbox')
+    .select(['metadata', 'payload'])
+    .where('organization_id', '=', organizationId)
+    .orderBy('id')
+    .execute()
+    .then((rows) =>
+      rows.map((row) => ({
+        metadata: row.metadata as Record<string, unknown>,
+        payload: row.payload as { to: string; subject: string; text: string },
+      })),
+    );
+
+describe(`booking emails and management tokens (${testDatabaseKind})`, () => {
+  it('issues an m1_ stored as its hash, expiring 30 days after the end, and revokes the previous unused one', async () => {
+    const { organizationId, id } = await booking('tokens');
+    const ctx = { organizationId, at: NOW };
+    const endsAt = new Date('2026-07-02T10:00:00Z');
+    const first = await issueManagementToken(db, ctx, { id, endsAt });
+    // A consumed token keeps its record (its mutation replays) and is not revoked.
+    const consumed = await issueManagementToken(db, ctx, { id, endsAt });
+    await db
+      .updateTable('booking_management_tokens')
+      .set({ consumed_at: NOW })
+      .where('token_hash', '=', hashToken(consumed))
+      .execute();
+    const second = await issueManagementToken(
+      db,
+      { organizationId, at: new Date(NOW.getTime() + 1000) },
+      {
+        id,
+        endsAt,
+      },
+    );
+    expect(isTokenOf('bookingManagement', second)).toBe(true);
+    const rows = await db
+      .selectFrom('booking_management_tokens')
+      .select(['token_hash', 'revoked_at', 'consumed_at', 'expires_at'])
+      .where('booking_id', '=', id)
+      .execute();
+    const byHash = new Map(rows.map((row) => [row.token_hash, row]));
+    expect(byHash.get(hashToken(first))?.revoked_at).toEqual(NOW);
+    expect(byHash.get(hashToken(consumed))?.revoked_at).toBeNull();
+    expect(byHash.get(hashToken(second))).toMatchObject({
+      revoked_at: null,
+      expires_at: new Date('2026-08-01T10:00:00Z'),
+    });
+    expect(rows.some((row) => row.token_hash === second)).toBe(false);
+  });
+
+  it('writes the customer email with the 14.21 merge variables in the default copy', async () => {
+    const { organizationId, id } = await booking('customer-email');
+    await notifyBookingCustomer(db, { organizationId, at: NOW, email: EMAIL }, id, 'CANCELLED', {
+      message: 'The river is closed.',
+    });
+    const [email] = await outbox(organizationId);
+    expect(email!.metadata).toMatchObject({
+      templateType: 'BOOKING_NOTIFICATION',
+      bookingId: id,
+      event: 'CANCELLED',
+    });
+    expect(email!.payload.to).toBe('ada@example.com');
+    expect(email!.payload.subject).toBe('Booking cancelled: Kayak tour (as booked) (BK-7K3M9Q2T)');
+    expect(email!.payload.text).toContain('The river is closed.');
+    expect(email!.payload.text).toContain(
+      'July 2, 2026 at 10:00 AM to July 2, 2026 at 11:00 AM (Europe/Lisbon)',
+    );
+    expect(email!.payload.text).toMatch(
+      /https:\/\/shop\.example\/bookings\/manage\?token=m1_[A-Za-z0-9_-]{43}/,
+    );
+    // Nothing secret in the metadata kept after delivery.
+    expect(JSON.stringify(email!.metadata)).not.toContain('m1_');
+  });
+
+  it('sends merchant emails to notifications.bookingEmail, else the support email, else nowhere', async () => {
+    const both = await booking('merchant-both', {
+      notifications: { bookingEmail: 'desk@shop.example' },
+      business_profile: { supportEmail: 'help@shop.example' },
+    });
+    const support = await booking('merchant-support', {
+      business_profile: { supportEmail: 'help@shop.example' },
+    });
+    const none = await booking('merchant-none');
+    for (const { organizationId, id } of [both, support, none])
+      await notifyBookingMerchant(db, { organizationId, at: NOW, email: EMAIL }, id, 'NEW_BOOKING');
+    expect((await outbox(both.organizationId)).map((email) => email.payload.to)).toEqual([
+      'desk@shop.example',
+    ]);
+    expect((await outbox(support.organizationId)).map((email) => email.payload.to)).toEqual([
+      'help@shop.example',
+    ]);
+    expect(await outbox(none.organizationId)).toEqual([]);
+    const [email] = await outbox(both.organizationId);
+    expect(email!.payload.text).toContain(`https://shop.example/admin/bookings/${both.id}`);
+  });
+});
