@@ -1,6 +1,7 @@
 import { customerAccountRouter } from './routers/customer/account.ts';
 import { customerActionsRouter } from './routers/customer/actions.ts';
 import { customerAuthRouter } from './routers/customer/auth.ts';
+import { customerBookingsRouter, guestBookingsRouter } from './routers/customer/bookings.ts';
 import { customerReturnsRouter } from './routers/customer/returns.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
@@ -80,6 +81,8 @@ export const appRouter = router({
     account: customerAccountRouter,
     returns: customerReturnsRouter,
     actions: customerActionsRouter,
+    bookings: customerBookingsRouter,
+    guestBookings: guestBookingsRouter,
   }),
   platform: router({ organizations: platformOrganizationsRouter, signups: platformSignupsRouter }),
 });

@@ -41,6 +41,7 @@ export const ID_PREFIXES = [
   'brq',
   'bbo',
   'bcl',
+  'bcr',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,6 +1,6 @@
 import { AppError } from '@commerce/core';
 import type { BookingStatus } from '@commerce/db';
-import type { Policies } from '../services/schemas.ts';
+import { type Policies, policiesSchema } from '../services/schemas.ts';
 import { addLocalDays, toEpochMinutes } from '../time/zone.ts';
 
 /**
@@ -150,4 +150,19 @@ export function requireCustomerAction(
   const decision = decideCustomerAction(subject, kind, at);
   if (decision.outcome === 'NONE') throw customerActionRefused(kind, decision.reason);
   return decision.outcome;
+}
+
+/**
+ * The policies a booking follows: those frozen in its snapshot at conversion,
+ * else (an older or partial snapshot) the service's present ones, else the
+ * default `REQUEST` with no cutoff.
+ */
+export function resolveBookingPolicies(snapshot: unknown, servicePolicies: unknown): Policies {
+  const frozen = (snapshot as { policies?: unknown } | null)?.policies;
+  for (const candidate of [frozen, servicePolicies]) {
+    if (candidate === undefined || candidate === null) continue;
+    const parsed = policiesSchema.safeParse(candidate);
+    if (parsed.success) return parsed.data;
+  }
+  return policiesSchema.parse({});
 }
