@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
-import { createDistanceProvider } from '@commerce/bookings';
-import { startBookingSweeps } from '@commerce/bookings';
+import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
 import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
