@@ -338,8 +338,8 @@ describe(`hold conversion (${testDatabaseKind})`, () => {
       { type: 'BOOKING_NOTIFICATION', event: 'NEW_BOOKING', to: 'bookings@shop.example' },
     ]);
     expect(emails[0]!.text).toContain(booking.code);
-    expect(emails[0]!.text).toMatch(/https:\/\/shop\.example\/bookings\/manage\?token=m1_/);
-    const token = /token=(m1_[A-Za-z0-9_-]+)/.exec(emails[0]!.text)![1]!;
+    expect(emails[0]!.text).toMatch(/https:\/\/shop\.example\/bookings\/manage\/m1_/);
+    const token = /manage\/(m1_[A-Za-z0-9_-]+)/.exec(emails[0]!.text)![1]!;
     const stored = await db
       .selectFrom('booking_management_tokens')
       .select(['booking_id', 'expires_at'])
@@ -638,7 +638,14 @@ describe(`hold conversion (${testDatabaseKind})`, () => {
     expect(await liveUnits(organizationId, kayaks, at(6))).toBe(1);
     const delivery = {
       method: 'DELIVERY',
-      address: { line1: '1 Rua Augusta', city: 'Lisboa', postalCode: '1100-048', country: 'PT' },
+      address: {
+        line1: '1 Rua Augusta',
+        line2: null,
+        city: 'Lisboa',
+        state: null,
+        postalCode: '1100-048',
+        country: 'PT',
+      },
       addressSummary: 'Lisboa, 1100-048, PT',
       distanceMeters: 1100,
       band: { label: 'City', maxDistanceMeters: 5000 },
