@@ -53,6 +53,11 @@ describe('instantSchema', () => {
       '2026-07-01T09:00+0100',
       '2026-07-01',
       'yesterday',
+      // Outside the years a claim can hold (1970 to 2200): 0000 is no PostgreSQL year, 9999 overflows epoch minutes.
+      '0000-01-01T00:00Z',
+      '1969-12-31T23:59Z',
+      '2201-01-01T00:00Z',
+      '9999-12-31T23:00Z',
     ]) {
       expect(instantSchema.safeParse(value).success, value).toBe(false);
     }

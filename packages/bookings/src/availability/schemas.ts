@@ -74,6 +74,10 @@ export const timezoneSchema = z
 const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
 
+/** The years an instant may name (14.5): from the epoch to 2200. */
+export const MIN_YEAR = 1970;
+export const MAX_YEAR = 2200;
+
 /**
  * Epoch milliseconds of an ISO 8601 instant with an offset on a whole minute
  * (14.5), or null when it is not one: no offset, a second or fraction other
@@ -89,6 +93,9 @@ export function parseInstant(value: string): number | null {
   const day = Number(d);
   const hour = Number(h);
   const minute = Number(mi);
+  // Years the claims' tstzrange and integer epoch minutes hold; a merchant's `ignoreRules` skips the
+  // maximum-advance rule that otherwise bounds them.
+  if (year < MIN_YEAR || year > MAX_YEAR) return null;
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59) return null;
   if (day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null;
   let offsetMinutes = 0;
@@ -110,7 +117,9 @@ export const instantSchema = z
   .refine((value) => parseInstant(value) !== null, {
     message: 'must be an ISO 8601 date-time with an offset on a whole minute, e.g. 2026-07-01T09:00:00+01:00',
   })
-  .describe('ISO 8601 date-time with an offset (`Z` or `±HH:MM`), on a whole minute');
+  .describe(
+    'ISO 8601 date-time with an offset (`Z` or `±HH:MM`), on a whole minute, in the years 1970 to 2200',
+  );
 
 /** Minutes since local midnight of "HH:MM", or null. `24:00` only where `allowEndOfDay`. */
 export function parseLocalTime(value: string, allowEndOfDay = false): number | null {

@@ -150,6 +150,64 @@ async function ensureSalesRecord(
 }
 
 /**
+ * Locks the open checkout sessions of a booking's Sales record, in id order,
+ * before the caller locks the booking: the order the webhook takes them in
+ * (session, attempt, booking; orders' settle-payment-event), so a cancel,
+ * expiry or new payment link racing a payment waits for it instead of
+ * deadlocking with it. With `skipLocked`, answers false (locking nothing
+ * further) when a session is busy elsewhere: the worker leaves that booking
+ * for its next run.
+ */
+export async function lockBookingPaymentSessions(
+  trx: Kysely<Database>,
+  organizationId: string,
+  bookingId: string,
+  options: { skipLocked?: boolean } = {},
+): Promise<boolean> {
+  const open = trx
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('bookings as b', (join) =>
+      join
+        .onRef('b.organization_id', '=', 's.organization_id')
+        .onRef('b.sales_record_id', '=', 's.sales_record_id'),
+    )
+    .select('s.id')
+    .where('b.organization_id', '=', organizationId)
+    .where('b.id', '=', bookingId)
+    .where('s.status', 'in', [...OPEN_SESSION_STATUSES])
+    .orderBy('s.id');
+  if (!options.skipLocked) {
+    await open.forUpdate('s').execute();
+    return true;
+  }
+  const all = await open.execute();
+  if (all.length === 0) return true;
+  const locked = await open.forUpdate('s').skipLocked().execute();
+  return locked.length === all.length;
+}
+
+/**
+ * Closes the open payment links of a booking leaving CONFIRMED (a balance
+ * link, 14.15) without touching its Sales record's payment status: a
+ * cancelled booking takes no more money (14.14: CANCELLED is terminal).
+ * Answers the after-commit work, as `closeBookingPayment` does.
+ */
+export async function closeBookingPaymentLinks(
+  trx: Kysely<Database>,
+  ctx: BookingPaymentCloseContext,
+  bookingId: string,
+): Promise<() => Promise<void>> {
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
+  if (booking.sales_record_id === null) return async () => {};
+  const owed = await closeOpenSessions(trx, ctx, booking.sales_record_id);
+  const run = ctx.runPaymentActions;
+  if (!run || owed.length === 0) return async () => {};
+  return async () => {
+    for (const only of owed) await run(only);
+  };
+}
+
+/**
  * Closes every open checkout session of a Sales record (CANCELLED: its `c1_`
  * can no longer pay) and cancels their unpaid attempts, each owing the
  * processor the cancellation of its intent. Sessions are locked before their

@@ -21,6 +21,7 @@ import { settleBookingPayment } from './booking-settlement.ts';
 import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
 import { sendBookingPaymentLink } from './payment-link.ts';
+import { cancelBooking } from './transitions.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;
@@ -535,9 +536,12 @@ describe(`hold conversion (${testDatabaseKind})`, () => {
     expect(
       await db.selectFrom('bookings').select('id').where('organization_id', '=', organizationId).execute(),
     ).toEqual([]);
-    // The expired and released holds gave their claims back; the drafted one's lapses with it.
-    expect(await liveUnits(organizationId, kayaks, at(36))).toBe(1);
-    expect(await liveUnits(organizationId, kayaks, at(64))).toBe(0);
+    // Every hold gave its claim back, the drafted one's too: its key converts nothing else (14.10).
+    expect(await liveUnits(organizationId, kayaks, at(36))).toBe(0);
+    expect(
+      (await db.selectFrom('booking_holds').select('status').where('id', '=', drafted.id).executeTakeFirst())
+        ?.status,
+    ).toBe('EXPIRED');
   });
 
   it('TERMINAL CAPACITY_LOST: a conversion deciding under the lock after a newer hold took the lapsed units', async () => {
@@ -871,6 +875,47 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
     expect(emails.at(-1)).toMatchObject({ event: 'REFUND_REQUIRED', to: 'bookings@shop.example' });
     await runPaymentActions(db, { payments: provider, at: at(41) });
     expect(refunds).toEqual([]);
+  });
+
+  it('cancelling a CONFIRMED booking closes its open balance link: a cancelled booking takes no more money', async () => {
+    const { organizationId, serviceId } = await shop('pay-link-cancel', {
+      checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 20 } },
+    });
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const { provider } = fakeProvider();
+    await webhook(
+      'payment_intent.succeeded',
+      await pay(conversion.checkoutToken!, provider, at(6)),
+      500,
+    )(at(7));
+    const ctx = { organizationId, at: at(20), email: EMAIL };
+    await sendBookingPaymentLink(
+      db,
+      { ...ctx, actor: { userId: 'usr_owner', email: 'owner@shop.example' }, staffUserId: null },
+      conversion.bookingId!,
+    );
+    await db
+      .transaction()
+      .execute((trx) =>
+        cancelBooking(trx, { ...ctx, at: at(21) }, conversion.bookingId!, {
+          actor: 'MERCHANT',
+          userId: 'usr_owner',
+        }),
+      );
+    const sessions = await db
+      .selectFrom('checkout_sessions')
+      .select(['status', 'total_in_cents'])
+      .where('organization_id', '=', organizationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    expect(sessions).toEqual([
+      { status: 'COMPLETED', total_in_cents: 500 },
+      { status: 'CANCELLED', total_in_cents: 2000 },
+    ]);
+    expect(
+      (await readBookingPayments(db, organizationId, [conversion.bookingId!])).get(conversion.bookingId!),
+    ).toMatchObject({ paymentStatus: 'PAID', paidInCents: 500 });
   });
 
   it('payment link: the open balance of a CONFIRMED booking, one open link, 409 otherwise, Staff only when assigned', async () => {

@@ -467,11 +467,14 @@ async function convert(
     .executeTakeFirstOrThrow();
   const checkout = storedCheckoutSchema.safeParse(service.checkout);
   const snapshot = holdSnapshotSchema.safeParse(hold.snapshot);
-  if (service.status !== 'ACTIVE' || !checkout.success || !snapshot.success)
-    return terminal('SERVICE_UNAVAILABLE', currency);
-
   const agreement = storedAgreementSchema.safeParse(service.agreement);
-  if (agreement.success && agreement.data !== null) {
+  // A service no longer holdable ends the hold: its key serves no other conversion (14.10), so its
+  // claim would only block the units and count against the active-holds limit until it expired.
+  if (service.status !== 'ACTIVE' || !checkout.success || !snapshot.success || !agreement.success) {
+    await retireHold(trx, ctx, hold, 'EXPIRED');
+    return terminal('SERVICE_UNAVAILABLE', currency);
+  }
+  if (agreement.data !== null) {
     const accepted = body.agreement;
     if (!accepted || accepted.version !== service.agreement_version)
       throw new AppError('AGREEMENT_REQUIRED', 'The service agreement’s current version must be accepted', {
@@ -482,7 +485,10 @@ async function convert(
   const deliveryMode = z.object({ mode: z.string() }).loose().safeParse(service.delivery);
   const delivery = holdDelivery(hold.snapshot, deliveryMode.success ? deliveryMode.data.mode : 'PICKUP_ONLY');
   const amounts = freezeAmounts(service, hold, snapshot.data, delivery, checkout.data, currency, tax);
-  if (amounts === null) return terminal('SERVICE_UNAVAILABLE', currency);
+  if (amounts === null) {
+    await retireHold(trx, ctx, hold, 'EXPIRED');
+    return terminal('SERVICE_UNAVAILABLE', currency);
+  }
 
   const pool = [...new Set(snapshot.data.allocations.map((allocation) => allocation.resourceId))];
   const claimStart = new Date(snapshot.data.claim.startMinute * MS_PER_MINUTE);

@@ -2,7 +2,7 @@ import { AppError } from '@commerce/core';
 import { type AuditActor, type Database, inTransaction, recordAudit } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
-import { openBookingPayment, readBookingPayments } from './booking-payments.ts';
+import { lockBookingPaymentSessions, openBookingPayment, readBookingPayments } from './booking-payments.ts';
 import { type BookingNotifyContext, notifyBookingCustomer } from './notify.ts';
 
 export const paymentLinkPathSchema = z.strictObject({
@@ -79,6 +79,8 @@ export async function sendBookingPaymentLink(
   bookingId: string,
 ): Promise<PaymentLinkRead> {
   return inTransaction(db, async (trx) => {
+    // The old link's session before the booking, the webhook's order (no deadlock with a payment).
+    await lockBookingPaymentSessions(trx, ctx.organizationId, bookingId);
     const booking = await trx
       .selectFrom('bookings')
       .select(['id', 'status', 'total_in_cents'])

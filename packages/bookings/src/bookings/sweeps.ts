@@ -3,6 +3,7 @@ import type { Database } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import { type Kysely, sql } from 'kysely';
 import { setClaimClock } from '../capacity/capacity-lock.ts';
+import { lockBookingPaymentSessions } from './booking-payments.ts';
 import { expireBooking } from './transitions.ts';
 
 /**
@@ -86,6 +87,9 @@ async function expireDue(
         .transaction()
         .setIsolationLevel('read committed')
         .execute(async (trx) => {
+          // Sessions before the booking, as the webhook takes them; one busy with a payment waits.
+          if (!(await lockBookingPaymentSessions(trx, row.organization_id, row.id, { skipLocked: true })))
+            return null;
           const locked = await trx
             .selectFrom('bookings')
             .select('id')

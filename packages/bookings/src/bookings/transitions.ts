@@ -1,6 +1,6 @@
 import { AppError } from '@commerce/core';
 import { type AuditActor, type BookingStatus, type Database, recordAudit } from '@commerce/db';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Allocation, ResourceSelection } from '../availability/assign.ts';
 import { unavailableReason } from '../availability/rules.ts';
 import { intervalShapeIssues, selectionIssues } from '../availability/validate.ts';
@@ -17,6 +17,8 @@ import {
 import {
   type BookingPaymentCloseContext,
   closeBookingPayment,
+  closeBookingPaymentLinks,
+  lockBookingPaymentSessions,
   openBookingPayment,
   recordConfirmedBookingSale,
 } from './booking-payments.ts';
@@ -233,6 +235,15 @@ async function claimFor(
       owner: { kind: 'BOOKING' as const, id: bookingId },
     })),
   );
+  // The claimed window (buffers included) is the booking's from now on: a payment settled later
+  // claims this one again, not the hold's (booking-settlement.ts `claimWindowOf`).
+  const window = JSON.stringify({ startMinute: plan.claimStart, endMinute: plan.claimEnd });
+  await trx
+    .updateTable('bookings')
+    .set({ snapshot: sql<string>`jsonb_set(snapshot, '{claim}', ${window}::jsonb)` })
+    .where('organization_id', '=', ctx.organizationId)
+    .where('id', '=', bookingId)
+    .execute();
 }
 
 async function claimedResourceIds(trx: Kysely<Database>, organizationId: string, bookingId: string) {
@@ -397,6 +408,7 @@ export async function cancelBooking(
   by: TransitionBy,
   options: { approvingChangeRequest?: boolean } = {},
 ): Promise<{ afterCommit: () => Promise<void> }> {
+  await lockBookingPaymentSessions(trx, ctx.organizationId, bookingId);
   const booking = await lockBooking(trx, ctx, bookingId);
   const isCustomer = by.actor === 'CUSTOMER' || by.actor === 'GUEST';
   if (TERMINAL.includes(booking.status)) throw invalidTransition(booking.status);
@@ -408,6 +420,9 @@ export async function cancelBooking(
   let afterCommit: () => Promise<void> = async () => {};
   if (booking.status === 'PENDING_PAYMENT') {
     afterCommit = await closeBookingPayment(trx, ctx, booking.id);
+  } else if (booking.status === 'CONFIRMED') {
+    // An open balance link must not take money for a cancelled booking.
+    afterCommit = await closeBookingPaymentLinks(trx, ctx, booking.id);
   }
   await releaseClaims(trx, ctx, { kind: 'BOOKING', id: booking.id });
   await setStatus(trx, ctx, booking, 'CANCELLED', by);
