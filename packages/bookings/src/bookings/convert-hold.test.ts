@@ -894,14 +894,12 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
       { ...ctx, actor: { userId: 'usr_owner', email: 'owner@shop.example' }, staffUserId: null },
       conversion.bookingId!,
     );
-    await db
-      .transaction()
-      .execute((trx) =>
-        cancelBooking(trx, { ...ctx, at: at(21) }, conversion.bookingId!, {
-          actor: 'MERCHANT',
-          userId: 'usr_owner',
-        }),
-      );
+    await db.transaction().execute((trx) =>
+      cancelBooking(trx, { ...ctx, at: at(21) }, conversion.bookingId!, {
+        actor: 'MERCHANT',
+        userId: 'usr_owner',
+      }),
+    );
     const sessions = await db
       .selectFrom('checkout_sessions')
       .select(['status', 'total_in_cents'])
