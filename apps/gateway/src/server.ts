@@ -30,7 +30,10 @@ export interface RunningGateway {
 
 export interface StartOptions {
   clock?: Clock;
-  /** An already open database (tests); by default the one the configuration names. */
+  /**
+   * An already open and migrated database (tests: `createTestDatabase` migrates under the schema lock that
+   * keeps other files' schema drops out of the migrator's introspection); by default the configured one.
+   */
   database?: DatabaseHandle;
   router?: AnyRouter;
 }
@@ -43,7 +46,6 @@ export async function startGateway(
 ): Promise<RunningGateway> {
   const clock = options.clock ?? systemClock;
   const database = options.database ?? (await openConfiguredDatabase(config));
-  if (options.database) await migrateToLatest(database.db, { schema: database.schema });
   if (config.seedDemo) {
     const outcome = await seedDemoOrganization(database.db, clock.now());
     logger.info({ outcome, slug: 'demo' }, 'demo organization');
