@@ -67,7 +67,9 @@ describe('worker entry point', () => {
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
-describe.skipIf(!testDatabaseUrl)('worker process on PostgreSQL', () => {
+// A process started from source (tsx) that migrates a fresh database: seconds alone, but several times
+// slower while CI runs the gateway's suites beside it, so it has its own, longer timeout.
+describe.skipIf(!testDatabaseUrl)('worker process on PostgreSQL', { timeout: 90_000 }, () => {
   it('migrates, delivers a queued email, logs JSON and exits 0 on SIGTERM', async () => {
     // A database of its own: the worker migrates its default schema, which must not be a shared one.
     const name = `worker_test_${randomBytes(5).toString('hex')}`;
@@ -92,12 +94,20 @@ describe.skipIf(!testDatabaseUrl)('worker process on PostgreSQL', () => {
           for (const waiter of waiters) if (line.msg === waiter.message) waiter.resolve();
         }
       });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // Fails at once, with what the worker printed, if it exits before logging the message.
       const logged = (message: string) =>
-        new Promise<void>((resolve) => {
+        new Promise<void>((resolve, reject) => {
           if (lines.some((line) => line.msg === message)) resolve();
           else waiters.push({ message, resolve });
+          void exited.then((code) =>
+            reject(new Error(`worker exited (${code}) before "${message}": ${stderr.slice(0, 2000)}`)),
+          );
         });
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
 
       await logged('worker running');
       const db = new pg.Client({ connectionString: databaseUrl.toString() });
