@@ -204,9 +204,10 @@ export function withIdempotency<T>(
       try {
         response = await run(trx);
       } catch (error) {
-        // After a database error the transaction is aborted and its rollback takes the claim back;
-        // otherwise a caller that commits anyway must not keep a claim without an outcome.
-        await release().catch(() => undefined);
+        // The rollback takes the claim back: the one this throw causes when the transaction is ours,
+        // or an aborted transaction's after a database error. A caller's transaction that commits
+        // anyway must not keep a claim without an outcome.
+        if (db.isTransaction) await release().catch(() => undefined);
         throw error;
       }
       if (response.status < 200 || response.status > 299) {

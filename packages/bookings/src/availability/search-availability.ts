@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import type { BookingClockContext } from '../context.ts';
 import type { CheckoutTerms } from '../pricing/price.ts';
+import type { DeliverySettings } from '../services/schemas.ts';
 import { loadRequirements, serviceNotFound } from '../services/service-read.ts';
 import type { BookingRequirement } from './assign.ts';
 import type { ClaimArrays } from './capacity.ts';
@@ -43,7 +44,26 @@ export async function loadBookableService(
   organizationId: string,
   reference: { serviceId?: string | undefined; serviceSlug?: string | undefined },
   currency: string,
-): Promise<{ id: string; service: BookableService }> {
+): Promise<BookableServiceRead> {
+  const found = await findBookableService(db, organizationId, reference, currency);
+  if (!found) throw serviceNotFound();
+  return found;
+}
+
+export interface BookableServiceRead {
+  id: string;
+  service: BookableService;
+  /** What a hold needs of the service beyond the availability view, read in the same statement. */
+  holdTerms: { holdMinutes: number; delivery: DeliverySettings };
+}
+
+/** `loadBookableService`, answering undefined where it answers the neutral 404. */
+export async function findBookableService(
+  db: Kysely<Database>,
+  organizationId: string,
+  reference: { serviceId?: string | undefined; serviceSlug?: string | undefined },
+  currency: string,
+): Promise<BookableServiceRead | undefined> {
   let query = db
     .selectFrom('booking_services')
     .select([
@@ -57,6 +77,7 @@ export async function loadBookableService(
       'party_size_max',
       'pricing',
       'checkout',
+      'delivery',
     ])
     .where('organization_id', '=', organizationId)
     .where('status', '=', 'ACTIVE');
@@ -65,7 +86,7 @@ export async function loadBookableService(
       ? query.where('id', '=', reference.serviceId)
       : query.where('slug', '=', reference.serviceSlug ?? '');
   const row = await query.executeTakeFirst();
-  if (!row) throw serviceNotFound();
+  if (!row) return undefined;
 
   // Archived resources leave every pool for new claims (14.4): the pools are their ACTIVE resources.
   const requirements = ((await loadRequirements(db, organizationId, [row.id])).get(row.id) ?? []).map(
@@ -93,7 +114,14 @@ export async function loadBookableService(
     currency,
     requirements,
   };
-  return { id: row.id, service };
+  return {
+    id: row.id,
+    service,
+    holdTerms: {
+      holdMinutes: (row.checkout as { holdMinutes: number }).holdMinutes,
+      delivery: row.delivery as DeliverySettings,
+    },
+  };
 }
 
 /** The longest interval a candidate can span, with a day's margin for a change of offset. */

@@ -1,6 +1,4 @@
 import { AppError } from '@commerce/core';
-import type { Database } from '@commerce/db';
-import type { Kysely } from 'kysely';
 import type { BookingClockContext } from '../context.ts';
 import type { DeliverySettings } from '../services/schemas.ts';
 import type { DistanceProvider } from './distance-provider.ts';
@@ -18,22 +16,6 @@ const refusal = (
   message: string,
 ) => new AppError(code, undefined, { issues: [{ path, message }] });
 
-/** The delivery settings of an `ACTIVE` service, or undefined (the hold then answers the neutral 404 in order). */
-async function deliverySettings(
-  db: Kysely<Database>,
-  organizationId: string,
-  serviceId: string,
-): Promise<DeliverySettings | undefined> {
-  const row = await db
-    .selectFrom('booking_services')
-    .select('delivery')
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', serviceId)
-    .where('status', '=', 'ACTIVE')
-    .executeTakeFirst();
-  return row ? (row.delivery as DeliverySettings) : undefined;
-}
-
 const summary = (address: DeliveryAddress) => `${address.city}, ${address.postalCode}, ${address.country}`;
 
 /**
@@ -45,16 +27,14 @@ const summary = (address: DeliveryAddress) => `${address.city}, ${address.postal
  * BOOKING_DELIVERY_OUT_OF_RANGE beyond the last band, 503
  * BOOKING_DELIVERY_UNAVAILABLE when it fails or times out). Reads only: a
  * failure leaves nothing behind, so a retry with the same key runs again.
- * Undefined when the service is not holdable (the hold's own checks answer).
+ * `settings` are the service's, read with it before the transaction.
  */
 export async function quoteDelivery(
-  db: Kysely<Database>,
   ctx: BookingClockContext,
-  input: { serviceId: string; delivery: DeliveryInput },
+  settings: DeliverySettings,
+  input: { delivery?: DeliveryInput },
   distance: DistanceProvider,
-): Promise<DeliverySnapshot | undefined> {
-  const settings = await deliverySettings(db, ctx.organizationId, input.serviceId);
-  if (!settings) return undefined;
+): Promise<DeliverySnapshot> {
   const evaluatedAt = ctx.at.toISOString();
   const delivery = input.delivery ?? null;
 

@@ -1,11 +1,11 @@
 import { AppError, hashToken, newId } from '@commerce/core';
 import { type Database, inTransaction, withIdempotency } from '@commerce/db';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type Allocation, assignResources } from '../availability/assign.ts';
 import { freeUnits, resourceLoad } from '../availability/capacity.ts';
 import { unavailableReason } from '../availability/rules.ts';
 import { parseInstant } from '../availability/schemas.ts';
-import { loadBookableService } from '../availability/search-availability.ts';
+import { type BookableServiceRead, findBookableService } from '../availability/search-availability.ts';
 import { intervalShapeIssues, partySizeIssues, selectionIssues } from '../availability/validate.ts';
 import { retryOnAbort, withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
@@ -15,6 +15,7 @@ import type { DistanceProvider } from '../delivery/distance-provider.ts';
 import { quoteDelivery } from '../delivery/quote-delivery.ts';
 import { type DeliverySnapshot, deliverySnapshotSchema, toDeliveryRead } from '../delivery/schemas.ts';
 import { type PricePreview, priceBooking } from '../pricing/price.ts';
+import { serviceNotFound } from '../services/service-read.ts';
 import { formatInstant, toEpochMinutes } from '../time/zone.ts';
 import { type CreateHoldInput, type HoldRead, MAX_ACTIVE_HOLDS } from './schemas.ts';
 
@@ -97,60 +98,50 @@ function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
 /**
  * 10 active holds per tenant and client address, and per tenant and email
  * (14.23): beyond, 429 with `Retry-After` until the earliest of them expires.
+ * Both counts in one statement, each bounded by the limit.
  */
 async function enforceActiveHoldLimits(
   trx: Kysely<Database>,
   ctx: BookingClockContext,
   limits: { clientKey: string; customerEmail: string },
 ): Promise<void> {
+  const active = (condition: RawBuilder<unknown>) => sql`
+    select count(*)::int as active, min(expires_at) as earliest from (
+      select expires_at from booking_holds
+      where organization_id = ${ctx.organizationId} and ${condition}
+        and status = 'ACTIVE' and expires_at > ${ctx.at.toISOString()}::timestamptz
+      order by expires_at limit ${MAX_ACTIVE_HOLDS}
+    ) held`;
   // Emails compare as citext (case-insensitively) whatever type the driver gives the parameter.
-  for (const [column, value] of [
-    ['client_key', sql<string>`${limits.clientKey}`],
-    ['customer_email', sql<string>`${limits.customerEmail}::citext`],
-  ] as const) {
-    const active = await trx
-      .selectFrom('booking_holds')
-      .select('expires_at')
-      .where('organization_id', '=', ctx.organizationId)
-      .where(column, '=', value)
-      .where('status', '=', 'ACTIVE')
-      .where('expires_at', '>', ctx.at)
-      .orderBy('expires_at')
-      .limit(MAX_ACTIVE_HOLDS)
-      .execute();
-    if (active.length >= MAX_ACTIVE_HOLDS) {
-      throw AppError.rateLimited((new Date(active[0]!.expires_at).getTime() - ctx.at.getTime()) / 1000);
+  const { rows } = await sql<{ active: number; earliest: Date | string | null }>`
+    ${active(sql`client_key = ${limits.clientKey}`)}
+    union all
+    ${active(sql`customer_email = ${limits.customerEmail}::citext`)}
+  `.execute(trx);
+  for (const row of rows) {
+    if (row.active >= MAX_ACTIVE_HOLDS && row.earliest !== null) {
+      throw AppError.rateLimited((new Date(row.earliest).getTime() - ctx.at.getTime()) / 1000);
     }
   }
-}
-
-/** The hold's own settings the availability view does not carry. */
-async function holdTerms(trx: Kysely<Database>, organizationId: string, serviceId: string) {
-  const row = await trx
-    .selectFrom('booking_services')
-    .select(['checkout'])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', serviceId)
-    .executeTakeFirstOrThrow();
-  return { holdMinutes: (row.checkout as { holdMinutes: number }).holdMinutes };
 }
 
 async function placeHold(
   trx: Kysely<Database>,
   ctx: HoldContext,
   input: CreateHoldInput,
-  options: { currency: string; keyHash: string; delivery: DeliverySnapshot | undefined },
+  options: {
+    currency: string;
+    keyHash: string;
+    /** The service and the delivery, read and decided before the transaction. */
+    quoted: { read: BookableServiceRead; delivery: DeliverySnapshot } | undefined;
+  },
 ): Promise<HoldRead> {
-  const { id: serviceId, service } = await loadBookableService(
-    trx,
-    ctx.organizationId,
-    { serviceId: input.serviceId },
-    options.currency,
-  );
-  const terms = await holdTerms(trx, ctx.organizationId, serviceId);
-  // Decided before the transaction; undefined only when the service became holdable since.
-  const delivery = options.delivery;
-  if (delivery === undefined) throw new AppError('STALE_STATE', 'The service changed; retry');
+  // Thrown here, after the key's claim, so that a replay still answers its hold once the service is gone.
+  if (!options.quoted) throw serviceNotFound();
+  const {
+    read: { id: serviceId, service, holdTerms: terms },
+    delivery,
+  } = options.quoted;
   const startsAt = toEpochMinutes(parseInstant(input.startsAt)!);
   const endsAt = toEpochMinutes(parseInstant(input.endsAt)!);
   const issues = [
@@ -288,12 +279,18 @@ export async function createHold(
   options: { currency: string; idempotencyKey: string; distance: DistanceProvider },
 ): Promise<{ hold: HoldRead; replayed: boolean }> {
   const keyHash = hashToken(options.idempotencyKey);
-  const delivery = await quoteDelivery(
+  // Reads only, before the transaction: the service (with its delivery settings and hold terms), then
+  // the delivery quote, whose refusal or provider failure records nothing.
+  const read = await findBookableService(
     db,
-    ctx,
-    { serviceId: input.serviceId, delivery: input.delivery },
-    options.distance,
+    ctx.organizationId,
+    { serviceId: input.serviceId },
+    options.currency,
   );
+  const quoted = read && {
+    read,
+    delivery: await quoteDelivery(ctx, read.holdTerms.delivery, input, options.distance),
+  };
   const outcome = await retryOnAbort(() =>
     withIdempotency<HoldRead>(
       db,
@@ -307,7 +304,7 @@ export async function createHold(
       },
       async (trx) => ({
         status: 201,
-        body: await placeHold(trx, ctx, input, { currency: options.currency, keyHash, delivery }),
+        body: await placeHold(trx, ctx, input, { currency: options.currency, keyHash, quoted }),
       }),
       {
         fromRecord: async (trx, recorded) => {
