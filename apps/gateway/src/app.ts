@@ -13,7 +13,6 @@ import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import { createClientIp } from './client-ip.ts';
 import { mountCors } from './cors.ts';
@@ -21,6 +20,7 @@ import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
 import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
+import { responseHeadersMiddleware } from './response-headers.ts';
 import { mountRestRoutes } from './rest.ts';
 import {
   type GatewayPaymentEventHandler,
@@ -68,7 +68,6 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     c.set('requestId', requestId);
     c.set('observed', {});
     await next();
-    c.res.headers.set('x-request-id', requestId);
     const observed = c.get('observed');
     logger.info(
       {
@@ -86,16 +85,9 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     );
   });
 
-  // Every answer is data, never a page to render or frame; the docs page sets a policy of its own,
-  // which `overwrite: false` keeps.
-  app.use(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      xFrameOptions: 'DENY',
-      overwrite: false,
-    }),
-  );
+  // Every answer is data, never a page to render or frame (the docs page sets a policy of its own,
+  // which stays); the security headers, the request id and CORS are applied as one record.
+  app.use('*', responseHeadersMiddleware());
 
   mountCors(app, deps);
 

@@ -2,6 +2,7 @@ import { findTenantWithOriginsBySlug } from '@commerce/admin';
 import { type ApiDeps, hostedAppOrigin, httpOrigin } from '@commerce/api';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from './env.ts';
+import { addVary } from './response-headers.ts';
 
 /** Request headers a browser may send cross-origin (CONTRACT.md sections 2, 5, 7 and 12). */
 export const CORS_ALLOWED_HEADERS = [
@@ -26,7 +27,7 @@ const EXPOSED_HEADERS_VALUE = CORS_EXPOSED_HEADERS.join(',');
 
 /**
  * The CORS headers Hono's `cors` sends, set where they cost nothing: a preflight is answered
- * here, and an answer gets its headers after the route made it, on that response's own headers.
+ * here, and every other answer gets them through the request's header record.
  * Hono's `cors` writes into `c.res` before the route runs and calls `c.header()` after it, and
  * either makes Hono copy the route's response through a Fetch `Response` whose body is a stream,
  * which takes @hono/node-server off its fast path (a string body written with its headers in one
@@ -50,12 +51,13 @@ function corsFor(policy: OriginPolicy, credentials: boolean): MiddlewareHandler<
       headers.append('Vary', 'Access-Control-Request-Headers');
       return new Response(null, { status: 204, statusText: 'No Content', headers });
     }
+    // Into the request's header record, which every answer gets (response-headers.ts).
+    const record = c.get('responseHeaders');
+    if (allowOrigin) record['access-control-allow-origin'] = allowOrigin;
+    if (credentials) record['access-control-allow-credentials'] = 'true';
+    record['access-control-expose-headers'] = EXPOSED_HEADERS_VALUE;
+    addVary(record, 'Origin');
     await next();
-    const headers = c.res.headers;
-    if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);
-    if (credentials) headers.set('Access-Control-Allow-Credentials', 'true');
-    headers.set('Access-Control-Expose-Headers', EXPOSED_HEADERS_VALUE);
-    headers.append('Vary', 'Origin');
   };
 }
 

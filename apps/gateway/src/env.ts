@@ -1,5 +1,6 @@
 import type { TenantWithOrigins } from '@commerce/admin';
 import type { RequestObservations } from '@commerce/api';
+import type { HeaderRecord } from './response-headers.ts';
 
 /** Per-request values the gateway's middleware shares with its routes. */
 export interface GatewayEnv {
@@ -10,5 +11,9 @@ export interface GatewayEnv {
     observed: RequestObservations;
     /** The organization of `x-organization-slug`, when CORS already looked it up (see cors.ts). */
     tenant: TenantWithOrigins | undefined;
+    /** Headers every answer of this request carries (see response-headers.ts). */
+    responseHeaders: HeaderRecord;
+    /** Whether the route built its answer with `responseHeaders` already. */
+    headersIncluded: boolean;
   };
 }

@@ -1,6 +1,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness.ts';
+import { apiSecureHeaders, readSecureHeaders } from './response-headers.ts';
 
 /*
  * @hono/node-server replaces the global Response with a lightweight one that keeps a string body
@@ -47,6 +48,12 @@ afterAll(async () => {
 const isLight = (response: Response) =>
   Object.getOwnPropertySymbols(response).some((symbol) => symbol.description === 'cache');
 
+/** The headers the server would write, as the response caches them (before anything reads them). */
+const cachedHeaders = (response: Response): unknown => {
+  const symbol = Object.getOwnPropertySymbols(response).find((entry) => entry.description === 'cache');
+  return symbol && (response as unknown as Record<symbol, [number, unknown, unknown]>)[symbol]?.[2];
+};
+
 describe('answers stay on the server fast path', () => {
   it.each([
     ['/healthz', '/healthz', {}, 200],
@@ -76,6 +83,25 @@ describe('answers stay on the server fast path', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe(headers.origin);
       expect(response.headers.get('vary')).toContain('Origin');
     }
+  });
+
+  it('a REST JSON answer is built with all its headers as a plain record, which the server writes as is', async () => {
+    const expected = await readSecureHeaders(apiSecureHeaders());
+    expect(expected['x-content-type-options']).toBe('nosniff');
+    const response = await h.app.request('/api/v1/public/organization', {
+      headers: { 'x-organization-slug': 'fast', origin: STOREFRONT },
+    });
+    // Not a Headers object: nothing was set on the answer after the route made it.
+    const cached = cachedHeaders(response);
+    expect(cached).not.toBeInstanceOf(Headers);
+    expect(cached).toEqual({
+      ...expected,
+      'x-request-id': expect.stringMatching(/^req_/),
+      'access-control-allow-origin': STOREFRONT,
+      'access-control-expose-headers': 'x-request-id,Retry-After,idempotent-replayed',
+      vary: 'Origin',
+      'content-type': 'application/json',
+    });
   });
 
   it('a merchant read from the admin app', async () => {

@@ -11,6 +11,7 @@ import {
   IssueList,
   parseJson,
 } from './input-guard.ts';
+import { jsonWithHeaders } from './response-headers.ts';
 
 /**
  * A procedure called the way tRPC's own server-side caller calls it, without
@@ -82,6 +83,11 @@ export function mountRestRoutes(
         signal: undefined,
         batchIndex: 0,
       });
+      // The common answer, JSON and no header of the procedure's own, goes out with the request's
+      // header record (response-headers.ts); the others get it afterwards.
+      if (ctx.resHeaders.entries.length === 0 && status !== 204 && !isDownload(data)) {
+        return jsonWithHeaders(c, JSON.stringify(data), status);
+      }
       for (const [name, value] of ctx.resHeaders.entries) c.header(name, value, { append: true });
       if (status === 204) return c.body(null, 204);
       if (isDownload(data)) {

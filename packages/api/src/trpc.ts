@@ -86,10 +86,18 @@ const rateLimitRules = (ctx: ApiContext) =>
     'email-send-test': { name: 'email-send-test', points: 10, durationSeconds: 600 },
   }) satisfies Record<RateLimitName, unknown>;
 
+/** The rules depend on the configuration only: built once per configuration, not per call. */
+const rulesByConfig = new WeakMap<ApiContext['config'], ReturnType<typeof rateLimitRules>>();
+
 /** Applies the rule a procedure names in its meta, keyed per tenant and client. */
 async function consumeRateLimit(ctx: ApiContext, meta: ApiMeta | undefined): Promise<void> {
   if (!meta?.rateLimit) return;
-  const rule = rateLimitRules(ctx)[meta.rateLimit];
+  let rules = rulesByConfig.get(ctx.config);
+  if (!rules) {
+    rules = rateLimitRules(ctx);
+    rulesByConfig.set(ctx.config, rules);
+  }
+  const rule = rules[meta.rateLimit];
   await ctx.services.rateLimiter.consume(
     rule,
     rateLimitKey([ctx.observed.tenant?.organizationId ?? '-', ctx.request.clientIp]),
