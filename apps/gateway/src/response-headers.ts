@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { GatewayEnv } from './env.ts';
 
@@ -60,27 +60,26 @@ export function addVary(record: HeaderRecord, value: string): void {
 }
 
 /**
- * Starts each request's record with the security headers and its id, and applies it afterwards to
- * any answer that was not built with it.
+ * Starts each request's record with the security headers and its id (`start`, awaited only until
+ * the security set is read), and applies it afterwards to any answer not built with it (`finish`).
  */
-export function responseHeadersMiddleware(): MiddlewareHandler<GatewayEnv> {
+export function createResponseHeaders() {
   const ready = readSecureHeaders(apiSecureHeaders());
   let security: HeaderRecord | undefined;
-  return async (c, next) => {
-    security ??= await ready;
-    c.set('responseHeaders', { ...security, 'x-request-id': c.get('requestId') });
-    c.set('headersIncluded', false);
-    await next();
-    if (!c.get('headersIncluded')) applyHeaderRecord(c.res.headers, c.get('responseHeaders'));
+  return {
+    async start(c: Context<GatewayEnv>): Promise<void> {
+      security ??= await ready;
+      c.set('responseHeaders', { ...security, 'x-request-id': c.get('requestId') });
+      c.set('headersIncluded', false);
+    },
+    finish(c: Context<GatewayEnv>): void {
+      if (!c.get('headersIncluded')) applyHeaderRecord(c.res.headers, c.get('responseHeaders'));
+    },
   };
 }
 
 /** A JSON answer built with the request's header record: nothing is left to set on it afterwards. */
-export function jsonWithHeaders(
-  c: Parameters<MiddlewareHandler<GatewayEnv>>[0],
-  body: string,
-  status: number,
-): Response {
+export function jsonWithHeaders(c: Context<GatewayEnv>, body: string, status: number): Response {
   c.set('headersIncluded', true);
   // The record is this request's own: it becomes the answer's headers as it is.
   const headers = c.get('responseHeaders');
