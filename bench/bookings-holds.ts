@@ -28,7 +28,8 @@
  * counted), BENCH_WARMUP_ATTEMPTS (400, on a separate resource), BENCH_POOL_SIZE (10 connections per gateway), BENCH_POSTGRES_URL
  * (admin connection, postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_HOLDS_DATABASE (commerce_bench_holds, dropped and recreated),
- * BENCH_LOG_LEVEL (warn), BENCH_OUTPUT (results/bookings-holds.json).
+ * BENCH_LOG_LEVEL (warn), BENCH_OUTPUT (results/bookings-holds.json), BENCH_CPU_PROFILE (1: each
+ * gateway runs with --cpu-prof into results/cpu-profiles.tmp).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -138,6 +139,7 @@ async function fire(
   const tally: Tally = { statuses: {}, latencies: [] };
   const perGateway = Math.max(1, Math.floor(settings.connections / gateways.length));
   const started = performance.now();
+  let lastAnswer = started;
   await Promise.all(
     gateways.map(
       (gateway) =>
@@ -186,13 +188,16 @@ async function fire(
             },
             (error) => (error ? reject(error) : resolve()),
           );
-          instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) =>
-            tally.latencies.push(ms),
-          );
+          instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+            tally.latencies.push(ms);
+            lastAnswer = performance.now();
+          });
         }),
     ),
   );
-  return { ...tally, wallSeconds: (performance.now() - started) / 1000 };
+  // Until the last answer: autocannon reports `done` on its next one-second tick, which would
+  // add up to a second to a run of ten.
+  return { ...tally, wallSeconds: (lastAnswer - started) / 1000 };
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -217,7 +222,16 @@ async function main(): Promise<void> {
       const port = await freePort();
       const gateway = startServer({
         name: `gateway ${index}`,
-        args: [path.join(GATEWAY_DIR, 'dist/main.js')],
+        args: [
+          ...(process.env.BENCH_CPU_PROFILE === '1'
+            ? [
+                '--cpu-prof',
+                `--cpu-prof-dir=${path.join(RESULTS_DIR, 'cpu-profiles.tmp')}`,
+                `--cpu-prof-name=holds-gateway-${index}-${Date.now()}.cpuprofile`,
+              ]
+            : []),
+          path.join(GATEWAY_DIR, 'dist/main.js'),
+        ],
         cwd: ROOT,
         port,
         logFile: path.join(RESULTS_DIR, `holds-gateway-${index}.log.tmp`),

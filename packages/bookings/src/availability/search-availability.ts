@@ -1,11 +1,11 @@
 import type { Database } from '@commerce/db';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import type { BookingClockContext } from '../context.ts';
 import type { CheckoutTerms } from '../pricing/price.ts';
 import type { DeliverySettings } from '../services/schemas.ts';
-import { loadRequirements, serviceNotFound } from '../services/service-read.ts';
+import { serviceNotFound } from '../services/service-read.ts';
 import type { BookingRequirement } from './assign.ts';
 import type { ClaimArrays } from './capacity.ts';
 import type { BookableService } from './rules.ts';
@@ -38,12 +38,18 @@ export interface AvailabilitySearchResult {
   truncated: boolean;
 }
 
+/**
+ * The store currency: given, or read with the service from the tenant's settings, `fallback`
+ * answering (it applies the settings' defaults) only when they do not name one.
+ */
+export type CurrencySource = string | { fallback: () => Promise<string> };
+
 /** The availability view of an `ACTIVE` service, or the neutral 404. */
 export async function loadBookableService(
   db: Kysely<Database>,
   organizationId: string,
   reference: { serviceId?: string | undefined; serviceSlug?: string | undefined },
-  currency: string,
+  currency: CurrencySource,
 ): Promise<BookableServiceRead> {
   const found = await findBookableService(db, organizationId, reference, currency);
   if (!found) throw serviceNotFound();
@@ -57,42 +63,76 @@ export interface BookableServiceRead {
   holdTerms: { holdMinutes: number; delivery: DeliverySettings };
 }
 
-/** `loadBookableService`, answering undefined where it answers the neutral 404. */
+interface StoredRequirement {
+  id: string;
+  unitsMode: 'PER_BOOKING' | 'PER_PARTICIPANT';
+  unitsCount: number | null;
+  selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED';
+  allowSplit: boolean;
+  /** The pool's ACTIVE resources, in preference order. */
+  resourceIds: string[];
+}
+
+/** JSON built by the database: PGlite may hand it over as text. */
+const fromJson = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/**
+ * `loadBookableService`, answering undefined where it answers the neutral 404. One statement: the
+ * service, its requirements with their pools' ACTIVE resources (archived resources leave every
+ * pool for new claims, 14.4), and the store currency.
+ */
 export async function findBookableService(
   db: Kysely<Database>,
   organizationId: string,
   reference: { serviceId?: string | undefined; serviceSlug?: string | undefined },
-  currency: string,
+  currency: CurrencySource,
 ): Promise<BookableServiceRead | undefined> {
-  let query = db
-    .selectFrom('booking_services')
-    .select([
-      'id',
-      'period_mode',
-      'timezone',
-      'durations',
-      'fixed_slots',
-      'availability',
-      'party_size_min',
-      'party_size_max',
-      'pricing',
-      'checkout',
-      'delivery',
-    ])
-    .where('organization_id', '=', organizationId)
-    .where('status', '=', 'ACTIVE');
-  query =
+  const match =
     reference.serviceId !== undefined
-      ? query.where('id', '=', reference.serviceId)
-      : query.where('slug', '=', reference.serviceSlug ?? '');
-  const row = await query.executeTakeFirst();
+      ? sql`s.id = ${reference.serviceId}`
+      : sql`s.slug = ${reference.serviceSlug ?? ''}`;
+  const { rows } = await sql<{
+    id: string;
+    period_mode: BookableService['periodMode'];
+    timezone: string;
+    durations: unknown;
+    fixed_slots: unknown;
+    availability: unknown;
+    party_size_min: number;
+    party_size_max: number;
+    pricing: unknown;
+    checkout: unknown;
+    delivery: unknown;
+    store_currency: string | null;
+    requirements: StoredRequirement[] | string;
+  }>`
+    select s.id, s.period_mode, s.timezone, s.durations, s.fixed_slots, s.availability,
+      s.party_size_min, s.party_size_max, s.pricing, s.checkout, s.delivery,
+      (select o.checkout_settings ->> 'currency' from organization_settings o
+        where o.organization_id = s.organization_id) as store_currency,
+      coalesce((
+        select json_agg(json_build_object(
+            'id', q.id, 'unitsMode', q.units_mode, 'unitsCount', q.units_count,
+            'selection', q.selection, 'allowSplit', q.allow_split,
+            'resourceIds', (
+              select coalesce(json_agg(p.resource_id order by p.position), '[]'::json)
+              from booking_requirement_resources p
+              join booking_resources r on r.organization_id = p.organization_id and r.id = p.resource_id
+              where p.organization_id = q.organization_id and p.requirement_id = q.id and r.status = 'ACTIVE'))
+          order by q.position)
+        from booking_requirements q
+        where q.organization_id = s.organization_id and q.service_id = s.id
+      ), '[]'::json) as requirements
+    from booking_services s
+    where s.organization_id = ${organizationId} and s.status = 'ACTIVE' and ${match}
+  `.execute(db);
+  const row = rows[0];
   if (!row) return undefined;
 
-  // Archived resources leave every pool for new claims (14.4): the pools are their ACTIVE resources.
-  const requirements = ((await loadRequirements(db, organizationId, [row.id])).get(row.id) ?? []).map(
+  const requirements = fromJson(row.requirements).map(
     (requirement): BookingRequirement => ({
       id: requirement.id,
-      resourceIds: requirement.activeResources.map((resource) => resource.id),
+      resourceIds: requirement.resourceIds,
       units:
         requirement.unitsMode === 'PER_BOOKING'
           ? { mode: 'PER_BOOKING', count: requirement.unitsCount ?? 1 }
@@ -111,7 +151,7 @@ export async function findBookableService(
     partySize: { min: row.party_size_min, max: row.party_size_max },
     pricing: pricingSchema.nullable().parse(row.pricing),
     checkout: storedCheckoutSchema.parse(row.checkout) as CheckoutTerms,
-    currency,
+    currency: typeof currency === 'string' ? currency : (row.store_currency ?? (await currency.fallback())),
     requirements,
   };
   return {
@@ -140,7 +180,7 @@ function longestSpanMinutes(
 export async function searchAvailability(
   db: Kysely<Database>,
   ctx: BookingClockContext,
-  input: { request: AvailabilitySearchRequest; currency: string },
+  input: { request: AvailabilitySearchRequest; currency: CurrencySource },
 ): Promise<AvailabilitySearchResult> {
   const { request } = input;
   const { id, service } = await loadBookableService(db, ctx.organizationId, request, input.currency);

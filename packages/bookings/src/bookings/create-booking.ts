@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { unavailableReason } from '../availability/rules.ts';
 import { parseInstant } from '../availability/schemas.ts';
 import { intervalShapeIssues, partySizeIssues, selectionIssues } from '../availability/validate.ts';
-import { lockResources, retryOnAbort, setClaimClock } from '../capacity/capacity-lock.ts';
+import { lockResources, retryOnAbort } from '../capacity/capacity-lock.ts';
 import { insertClaims } from '../capacity/claims.ts';
 import { priceBooking } from '../pricing/price.ts';
 import { toEpochMinutes } from '../time/zone.ts';
@@ -125,8 +125,7 @@ async function placeMerchantBooking(
 
   const startsAt = new Date(startMinute * MS_PER_MINUTE);
   const endsAt = new Date(endMinute * MS_PER_MINUTE);
-  await setClaimClock(trx, ctx.at);
-  await lockResources(trx, ctx.organizationId, poolOf(terms));
+  await lockResources(trx, ctx.organizationId, poolOf(terms), { clock: ctx.at });
   const plan = await planClaims(trx, ctx, terms, { startsAt, endsAt, quantity: input.quantity, selections });
   if (!plan.ok) throw capacityUnavailable(plan);
 

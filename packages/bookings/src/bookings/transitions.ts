@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Allocation, ResourceSelection } from '../availability/assign.ts';
 import { unavailableReason } from '../availability/rules.ts';
 import { intervalShapeIssues, selectionIssues } from '../availability/validate.ts';
-import { lockResources, setClaimClock } from '../capacity/capacity-lock.ts';
+import { lockResources } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
 import {
   type BookingServiceTerms,
@@ -260,8 +260,7 @@ async function claimedResourceIds(trx: Kysely<Database>, organizationId: string,
 
 /** Takes the capacity lock (14.19 rule 3) over `resourceIds` in the caller's transaction. */
 async function lockCapacity(trx: Kysely<Database>, ctx: BookingTransitionContext, resourceIds: string[]) {
-  await setClaimClock(trx, ctx.at);
-  await lockResources(trx, ctx.organizationId, resourceIds);
+  await lockResources(trx, ctx.organizationId, resourceIds, { clock: ctx.at });
 }
 
 function assertSelections(

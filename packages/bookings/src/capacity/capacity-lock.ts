@@ -26,22 +26,40 @@ export async function setClaimClock(trx: Kysely<Database>, at: Date): Promise<vo
  * (14.19 rule 3): every claiming transaction takes its locks in the same
  * order, so two of them never wait on each other in a cycle. Answers the
  * rows found, in id order; ids of no resource of the organization are absent.
+ * With `clock`, the same statement sets the claim clock first (`setClaimClock`):
+ * one round trip for both.
  */
 export async function lockResources(
   trx: Kysely<Database>,
   organizationId: string,
   resourceIds: readonly string[],
+  options: { clock?: Date } = {},
 ): Promise<LockedResource[]> {
   const ids = [...new Set(resourceIds)];
-  if (ids.length === 0) return [];
-  return trx
-    .selectFrom('booking_resources')
-    .select(['id', 'capacity', 'status'])
-    .where('organization_id', '=', organizationId)
-    .where('id', 'in', ids)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  if (options.clock === undefined) {
+    if (ids.length === 0) return [];
+    return trx
+      .selectFrom('booking_resources')
+      .select(['id', 'capacity', 'status'])
+      .where('organization_id', '=', organizationId)
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+  // The clock's one-row subquery comes first and always yields its row, resources or none.
+  const { rows } = await sql<{ id: string | null; capacity: number; status: 'ACTIVE' | 'ARCHIVED' }>`
+    select r.id, r.capacity, r.status
+    from (select set_config('bookings.now', ${options.clock.toISOString()}, true) as clock) c
+    left join lateral (
+      select id, capacity, status from booking_resources
+      where organization_id = ${organizationId} and id = any(${ids}::text[])
+      order by id
+      for update
+    ) r on true
+    order by r.id
+  `.execute(trx);
+  return rows.filter((row): row is LockedResource => row.id !== null);
 }
 
 /** PostgreSQL gave up a transaction to break a deadlock or a serialization conflict. */
@@ -63,10 +81,8 @@ export async function withCapacityLock<T>(
   resourceIds: readonly string[],
   work: (trx: Kysely<Database>, resources: LockedResource[]) => Promise<T>,
 ): Promise<T> {
-  const attempt = async (trx: Kysely<Database>) => {
-    await setClaimClock(trx, ctx.at);
-    return work(trx, await lockResources(trx, ctx.organizationId, resourceIds));
-  };
+  const attempt = async (trx: Kysely<Database>) =>
+    work(trx, await lockResources(trx, ctx.organizationId, resourceIds, { clock: ctx.at }));
   if (db.isTransaction) return attempt(db);
   return retryOnAbort(() => db.transaction().setIsolationLevel('read committed').execute(attempt));
 }

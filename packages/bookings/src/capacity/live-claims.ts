@@ -31,14 +31,27 @@ export async function readLiveClaims(
 ): Promise<ResourceClaims[]> {
   const ids = [...new Set(resourceIds)];
   if (ids.length === 0) return [];
-  const result = await sql<{
-    resource_id: string;
-    capacity: number;
-    status: 'ACTIVE' | 'ARCHIVED';
-    start_minutes: number[];
-    end_minutes: number[];
-    quantities: number[];
-  }>`
+  const result = await liveClaimsQuery(ctx, ids, window).execute(db);
+  return result.rows.map(toResourceClaims);
+}
+
+/** A row of `liveClaimsQuery`. */
+export interface LiveClaimsRow {
+  resource_id: string;
+  capacity: number;
+  status: 'ACTIVE' | 'ARCHIVED';
+  start_minutes: number[];
+  end_minutes: number[];
+  quantities: number[];
+}
+
+/** The statement of `readLiveClaims`, for a caller that reads more in the same round trip. */
+export function liveClaimsQuery(
+  ctx: BookingClockContext,
+  ids: readonly string[],
+  window: { startsAt: Date; endsAt: Date },
+) {
+  return sql<LiveClaimsRow>`
     select r.id as resource_id, r.capacity, r.status,
       coalesce(array_agg(c.start_minute order by c.start_minute, c.id) filter (where c.id is not null), '{}'::int[]) as start_minutes,
       coalesce(array_agg(c.end_minute order by c.start_minute, c.id) filter (where c.id is not null), '{}'::int[]) as end_minutes,
@@ -50,18 +63,21 @@ export async function readLiveClaims(
       and c.released_at is null
       and (c.expires_at is null or c.expires_at > ${ctx.at.toISOString()}::timestamptz)
       and c.during && tstzrange(${window.startsAt.toISOString()}::timestamptz, ${window.endsAt.toISOString()}::timestamptz, '[)')
-    where r.organization_id = ${ctx.organizationId} and r.id = any(${ids}::text[])
+    where r.organization_id = ${ctx.organizationId} and r.id = any(${[...ids]}::text[])
     group by r.id, r.capacity, r.status
     order by r.id
-  `.execute(db);
-  return result.rows.map((row) => ({
+  `;
+}
+
+export function toResourceClaims(row: LiveClaimsRow): ResourceClaims {
+  return {
     resourceId: row.resource_id,
     capacity: row.capacity,
     status: row.status,
     startMinutes: row.start_minutes,
     endMinutes: row.end_minutes,
     quantities: row.quantities,
-  }));
+  };
 }
 
 /** A live claim in the way of a change, as `details.conflicts[]` reports it. */

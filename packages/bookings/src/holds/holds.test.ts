@@ -157,6 +157,57 @@ describe(`booking holds (${testDatabaseKind})`, () => {
     expect(lapsed[0]!.quantities).toEqual([]);
   });
 
+  it('prices in the store currency read with the service, asking the fallback only when the settings name none', async () => {
+    const { organizationId, serviceId } = await shop('currency', 2, 2);
+    let asked = 0;
+    const withCurrency = (key: string) =>
+      createHold(
+        db,
+        { organizationId, at: NOW, clientAddress: `198.51.100.${key.length}` },
+        createHoldInputSchema.parse({
+          serviceId,
+          startsAt: START,
+          endsAt: END,
+          quantity: 1,
+          customerEmail: `${key}@example.com`,
+        }),
+        {
+          currency: {
+            fallback: async () => {
+              asked += 1;
+              return 'USD';
+            },
+          },
+          idempotencyKey: `currency-key-${key}-0123456789`,
+          distance: sandboxDistanceProvider,
+        },
+      );
+    const unset = await withCurrency('first');
+    expect(unset.hold.pricing?.currency).toBe('USD');
+    expect(asked).toBe(1);
+
+    await db
+      .insertInto('organization_settings')
+      .values({
+        organization_id: organizationId,
+        business_profile: JSON.stringify({}),
+        checkout_settings: JSON.stringify({ currency: 'GBP' }),
+        api_settings: JSON.stringify({}),
+        notifications: JSON.stringify({}),
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .column('organization_id')
+          .doUpdateSet({ checkout_settings: JSON.stringify({ currency: 'GBP' }) }),
+      )
+      .execute();
+    const named = await withCurrency('second');
+    expect(named.hold.pricing?.currency).toBe('GBP');
+    expect(asked).toBe(1);
+  });
+
   it('replays the same key with fresh present-tense fields, and refuses the key for another body', async () => {
     const { organizationId, serviceId } = await shop('hold-replay');
     const body = { serviceId, customerEmail: 'same@example.com' };

@@ -5,11 +5,21 @@ import { type Allocation, assignResources } from '../availability/assign.ts';
 import { freeUnits, resourceLoad } from '../availability/capacity.ts';
 import { unavailableReason } from '../availability/rules.ts';
 import { parseInstant } from '../availability/schemas.ts';
-import { type BookableServiceRead, findBookableService } from '../availability/search-availability.ts';
+import {
+  type BookableServiceRead,
+  type CurrencySource,
+  findBookableService,
+} from '../availability/search-availability.ts';
 import { intervalShapeIssues, partySizeIssues, selectionIssues } from '../availability/validate.ts';
 import { retryOnAbort, withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
-import { readLiveClaims } from '../capacity/live-claims.ts';
+import {
+  type LiveClaimsRow,
+  liveClaimsQuery,
+  type ResourceClaims,
+  readLiveClaims,
+  toResourceClaims,
+} from '../capacity/live-claims.ts';
 import type { BookingClockContext } from '../context.ts';
 import type { DistanceProvider } from '../delivery/distance-provider.ts';
 import { quoteDelivery } from '../delivery/quote-delivery.ts';
@@ -96,33 +106,56 @@ function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
 }
 
 /**
- * 10 active holds per tenant and client address, and per tenant and email
- * (14.23): beyond, 429 with `Retry-After` until the earliest of them expires.
- * Both counts in one statement, each bounded by the limit.
+ * The first look, without the capacity lock, in one statement: the active-hold limits (14.23: 10
+ * per tenant and client address, and per tenant and email; beyond, 429 with `Retry-After` until
+ * the earliest of them expires) and the pool's live claims.
  */
-async function enforceActiveHoldLimits(
+async function firstLook(
   trx: Kysely<Database>,
   ctx: BookingClockContext,
   limits: { clientKey: string; customerEmail: string },
-): Promise<void> {
+  pool: readonly string[],
+  window: { startsAt: Date; endsAt: Date },
+): Promise<ResourceClaims[]> {
+  const at = ctx.at.toISOString();
   const active = (condition: RawBuilder<unknown>) => sql`
-    select count(*)::int as active, min(expires_at) as earliest from (
-      select expires_at from booking_holds
-      where organization_id = ${ctx.organizationId} and ${condition}
-        and status = 'ACTIVE' and expires_at > ${ctx.at.toISOString()}::timestamptz
-      order by expires_at limit ${MAX_ACTIVE_HOLDS}
-    ) held`;
+    organization_id = ${ctx.organizationId} and ${condition}
+    and status = 'ACTIVE' and expires_at > ${at}::timestamptz`;
   // Emails compare as citext (case-insensitively) whatever type the driver gives the parameter.
-  const { rows } = await sql<{ active: number; earliest: Date | string | null }>`
-    ${active(sql`client_key = ${limits.clientKey}`)}
-    union all
-    ${active(sql`customer_email = ${limits.customerEmail}::citext`)}
+  const byClient = active(sql`client_key = ${limits.clientKey}`);
+  const byEmail = active(sql`customer_email = ${limits.customerEmail}::citext`);
+  const count = (where: RawBuilder<unknown>) =>
+    sql`(select count(*)::int from (select 1 from booking_holds where ${where} limit ${MAX_ACTIVE_HOLDS}) held)`;
+  const earliest = (where: RawBuilder<unknown>) =>
+    sql`(select min(expires_at) from booking_holds where ${where})`;
+  const { rows } = await sql<
+    Partial<LiveClaimsRow> & {
+      client_active: number;
+      client_earliest: Date | string | null;
+      email_active: number;
+      email_earliest: Date | string | null;
+    }
+  >`
+    with limits as (
+      select ${count(byClient)} as client_active, ${earliest(byClient)} as client_earliest,
+        ${count(byEmail)} as email_active, ${earliest(byEmail)} as email_earliest
+    )
+    select limits.*, claims.* from limits
+    left join (${liveClaimsQuery(ctx, [...new Set(pool)], window)}) claims on true
+    order by claims.resource_id
   `.execute(trx);
-  for (const row of rows) {
-    if (row.active >= MAX_ACTIVE_HOLDS && row.earliest !== null) {
-      throw AppError.rateLimited((new Date(row.earliest).getTime() - ctx.at.getTime()) / 1000);
+  const [first] = rows;
+  for (const [held, until] of [
+    [first?.client_active, first?.client_earliest],
+    [first?.email_active, first?.email_earliest],
+  ] as const) {
+    if (held !== undefined && held >= MAX_ACTIVE_HOLDS && until) {
+      throw AppError.rateLimited((new Date(until).getTime() - ctx.at.getTime()) / 1000);
     }
   }
+  return rows
+    .filter((row): row is typeof row & LiveClaimsRow => row.resource_id != null)
+    .map(toResourceClaims);
 }
 
 async function placeHold(
@@ -130,7 +163,6 @@ async function placeHold(
   ctx: HoldContext,
   input: CreateHoldInput,
   options: {
-    currency: string;
     keyHash: string;
     /** The service and the delivery, read and decided before the transaction. */
     quoted: { read: BookableServiceRead; delivery: DeliverySnapshot } | undefined;
@@ -158,7 +190,6 @@ async function placeHold(
     throw new AppError('BOOKING_SLOT_UNAVAILABLE', 'The interval is not offered now', { reason });
   }
   const clientKey = hashToken(ctx.clientAddress);
-  await enforceActiveHoldLimits(trx, ctx, { clientKey, customerEmail: input.customerEmail });
 
   const claimStart = startsAt - service.availability.bufferBeforeMinutes;
   const claimEnd = endsAt + service.availability.bufferAfterMinutes;
@@ -171,8 +202,7 @@ async function placeHold(
     startsAt: new Date(claimStart * MS_PER_MINUTE),
     endsAt: new Date(claimEnd * MS_PER_MINUTE),
   };
-  const assign = async (db: Kysely<Database>) => {
-    const claims = await readLiveClaims(db, ctx, pool, window);
+  const assign = (claims: ResourceClaims[]) => {
     const loads = new Map(claims.map((resource) => [resource.resourceId, resourceLoad(resource)]));
     const assignment = assignResources(
       service.requirements,
@@ -194,10 +224,10 @@ async function placeHold(
   // A first look without the lock: claims committed now already leave no room, so the answer is
   // 409 whatever the lock would show (units are freed only by commits this read sees). A hot slot's
   // losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
-  await assign(trx);
+  assign(await firstLook(trx, ctx, { clientKey, customerEmail: input.customerEmail }, pool, window));
 
   return withCapacityLock(trx, ctx, pool, async (locked) => {
-    const assignment = await assign(locked);
+    const assignment = assign(await readLiveClaims(locked, ctx, pool, window));
     const selectionOf = new Map(
       service.requirements.map((requirement) => [requirement.id, requirement.selection]),
     );
@@ -211,7 +241,7 @@ async function placeHold(
         ? priceBooking({
             pricing: service.pricing,
             checkout: service.checkout,
-            currency: options.currency,
+            currency: service.currency,
             timeZone: service.timezone,
             startsAt,
             endsAt,
@@ -276,7 +306,7 @@ export async function createHold(
   db: Kysely<Database>,
   ctx: HoldContext,
   input: CreateHoldInput,
-  options: { currency: string; idempotencyKey: string; distance: DistanceProvider },
+  options: { currency: CurrencySource; idempotencyKey: string; distance: DistanceProvider },
 ): Promise<{ hold: HoldRead; replayed: boolean }> {
   const keyHash = hashToken(options.idempotencyKey);
   // Reads only, before the transaction: the service (with its delivery settings and hold terms), then
@@ -304,7 +334,7 @@ export async function createHold(
       },
       async (trx) => ({
         status: 201,
-        body: await placeHold(trx, ctx, input, { currency: options.currency, keyHash, quoted }),
+        body: await placeHold(trx, ctx, input, { keyHash, quoted }),
       }),
       {
         fromRecord: async (trx, recorded) => {

@@ -26,11 +26,9 @@ export const publicBookingAvailabilityRouter = router({
     .output(availabilitySearchResultSchema)
     .mutation(async ({ ctx, input }) => {
       const at = ctx.clock.now();
-      const settings = await getSettings(ctx.db, ctx.tenant.organizationId, at);
-      return searchAvailability(
-        ctx.db,
-        { organizationId: ctx.tenant.organizationId, at },
-        { request: input, currency: settings.checkoutSettings.currency },
-      );
+      const { organizationId } = ctx.tenant;
+      // Read with the service; the settings' defaults only when the store names no currency.
+      const fallback = async () => (await getSettings(ctx.db, organizationId, at)).checkoutSettings.currency;
+      return searchAvailability(ctx.db, { organizationId, at }, { request: input, currency: { fallback } });
     }),
 });

@@ -60,7 +60,8 @@ export const publicBookingHoldsRouter = router({
         },
         input,
         {
-          currency: await storeCurrency(ctx, ctx.tenant.organizationId),
+          // Read with the service; the settings' defaults only when the store names no currency.
+          currency: { fallback: () => storeCurrency(ctx, ctx.tenant.organizationId) },
           idempotencyKey,
           distance: ctx.services.distance,
         },
