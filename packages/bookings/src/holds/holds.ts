@@ -107,8 +107,8 @@ function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
 
 /**
  * The first look, without the capacity lock, in one statement: the active-hold limits (14.23: 10
- * per tenant and client address, and per tenant and email; beyond, 429 with `Retry-After` until
- * the earliest of them expires) and the pool's live claims.
+ * per tenant and client address, and per tenant and email; beyond, `refusal` is the 429 with
+ * `Retry-After` until the earliest of them expires) and the pool's live claims.
  */
 async function firstLook(
   trx: Kysely<Database>,
@@ -116,7 +116,9 @@ async function firstLook(
   limits: { clientKey: string; customerEmail: string },
   pool: readonly string[],
   window: { startsAt: Date; endsAt: Date },
-): Promise<ResourceClaims[]> {
+  /** Before the key is claimed: also whether it is recorded (then nothing is refused here). */
+  idempotencyKeyHash?: string,
+): Promise<{ keySeen: boolean; claims: ResourceClaims[]; refusal: AppError | undefined }> {
   const at = ctx.at.toISOString();
   const active = (condition: RawBuilder<unknown>) => sql`
     organization_id = ${ctx.organizationId} and ${condition}
@@ -134,46 +136,55 @@ async function firstLook(
       client_earliest: Date | string | null;
       email_active: number;
       email_earliest: Date | string | null;
+      key_seen: boolean;
     }
   >`
     with limits as (
       select ${count(byClient)} as client_active, ${earliest(byClient)} as client_earliest,
-        ${count(byEmail)} as email_active, ${earliest(byEmail)} as email_earliest
+        ${count(byEmail)} as email_active, ${earliest(byEmail)} as email_earliest,
+        ${
+          idempotencyKeyHash === undefined
+            ? sql`false`
+            : sql`exists (select 1 from idempotency_keys where organization_id = ${ctx.organizationId}
+                and operation = ${HOLD_CREATE_OPERATION} and key_hash = ${idempotencyKeyHash}
+                and expires_at > ${at}::timestamptz)`
+        } as key_seen
     )
     select limits.*, claims.* from limits
     left join (${liveClaimsQuery(ctx, [...new Set(pool)], window)}) claims on true
     order by claims.resource_id
   `.execute(trx);
   const [first] = rows;
+  const keySeen = first?.key_seen === true;
+  let refusal: AppError | undefined;
   for (const [held, until] of [
     [first?.client_active, first?.client_earliest],
     [first?.email_active, first?.email_earliest],
   ] as const) {
-    if (held !== undefined && held >= MAX_ACTIVE_HOLDS && until) {
-      throw AppError.rateLimited((new Date(until).getTime() - ctx.at.getTime()) / 1000);
+    if (refusal === undefined && held !== undefined && held >= MAX_ACTIVE_HOLDS && until) {
+      refusal = AppError.rateLimited((new Date(until).getTime() - ctx.at.getTime()) / 1000);
     }
   }
-  return rows
+  const claims = rows
     .filter((row): row is typeof row & LiveClaimsRow => row.resource_id != null)
     .map(toResourceClaims);
+  return { keySeen, claims, refusal };
 }
 
-async function placeHold(
-  trx: Kysely<Database>,
-  ctx: HoldContext,
-  input: CreateHoldInput,
-  options: {
-    keyHash: string;
-    /** The service and the delivery, read and decided before the transaction. */
-    quoted: { read: BookableServiceRead; delivery: DeliverySnapshot } | undefined;
-  },
-): Promise<HoldRead> {
-  // Thrown here, after the key's claim, so that a replay still answers its hold once the service is gone.
-  if (!options.quoted) throw serviceNotFound();
+type Quoted = { read: BookableServiceRead; delivery: DeliverySnapshot };
+
+/**
+ * What a hold asks, checked as a search would offer it now (no database): the service (the
+ * neutral 404 when gone), the shape (400) and the time rules (409 BOOKING_SLOT_UNAVAILABLE); then
+ * its claim window, its pool, and `assign`, which picks resources from live claims or answers 409
+ * CAPACITY_UNAVAILABLE.
+ */
+function planHold(ctx: HoldContext, input: CreateHoldInput, quoted: Quoted | undefined) {
+  if (!quoted) throw serviceNotFound();
   const {
     read: { id: serviceId, service, holdTerms: terms },
     delivery,
-  } = options.quoted;
+  } = quoted;
   const startsAt = toEpochMinutes(parseInstant(input.startsAt)!);
   const endsAt = toEpochMinutes(parseInstant(input.endsAt)!);
   const issues = [
@@ -189,19 +200,8 @@ async function placeHold(
   if (reason !== null) {
     throw new AppError('BOOKING_SLOT_UNAVAILABLE', 'The interval is not offered now', { reason });
   }
-  const clientKey = hashToken(ctx.clientAddress);
-
   const claimStart = startsAt - service.availability.bufferBeforeMinutes;
   const claimEnd = endsAt + service.availability.bufferAfterMinutes;
-  const expiresAt = new Date(
-    Math.min(ctx.at.getTime() + terms.holdMinutes * MS_PER_MINUTE, startsAt * MS_PER_MINUTE),
-  );
-  const pool = [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))];
-
-  const window = {
-    startsAt: new Date(claimStart * MS_PER_MINUTE),
-    endsAt: new Date(claimEnd * MS_PER_MINUTE),
-  };
   const assign = (claims: ResourceClaims[]) => {
     const loads = new Map(claims.map((resource) => [resource.resourceId, resourceLoad(resource)]));
     const assignment = assignResources(
@@ -221,10 +221,81 @@ async function placeHold(
     }
     return assignment;
   };
+  return {
+    serviceId,
+    service,
+    delivery,
+    startsAt,
+    endsAt,
+    claimStart,
+    claimEnd,
+    expiresAt: new Date(
+      Math.min(ctx.at.getTime() + terms.holdMinutes * MS_PER_MINUTE, startsAt * MS_PER_MINUTE),
+    ),
+    pool: [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))],
+    window: { startsAt: new Date(claimStart * MS_PER_MINUTE), endsAt: new Date(claimEnd * MS_PER_MINUTE) },
+    limits: { clientKey: hashToken(ctx.clientAddress), customerEmail: input.customerEmail },
+    assign,
+  };
+}
+
+/** False when the key is recorded already (a replay); otherwise checks all `placeHold` would before the lock. */
+async function precheck(
+  db: Kysely<Database>,
+  ctx: HoldContext,
+  input: CreateHoldInput,
+  quoted: Quoted,
+  keyHash: string,
+): Promise<boolean> {
+  // The window only needs the times and the buffers; the plan's refusals wait for the key's lookup.
+  const startsAt = toEpochMinutes(parseInstant(input.startsAt)!);
+  const endsAt = toEpochMinutes(parseInstant(input.endsAt)!);
+  const { availability, requirements } = quoted.read.service;
+  const look = await firstLook(
+    db,
+    ctx,
+    { clientKey: hashToken(ctx.clientAddress), customerEmail: input.customerEmail },
+    [...new Set(requirements.flatMap((requirement) => requirement.resourceIds))],
+    {
+      startsAt: new Date((startsAt - availability.bufferBeforeMinutes) * MS_PER_MINUTE),
+      endsAt: new Date((endsAt + availability.bufferAfterMinutes) * MS_PER_MINUTE),
+    },
+    keyHash,
+  );
+  if (look.keySeen) return false;
+  // In placeHold's order: the interval (400, 409), the limits (429), then the capacity (409).
+  const plan = planHold(ctx, input, quoted);
+  if (look.refusal) throw look.refusal;
+  plan.assign(look.claims);
+  return true;
+}
+
+async function placeHold(
+  trx: Kysely<Database>,
+  ctx: HoldContext,
+  input: CreateHoldInput,
+  options: {
+    keyHash: string;
+    /** The service and the delivery, read and decided before the transaction. */
+    quoted: Quoted | undefined;
+    /** Whether `createHold` already checked the limits and looked at the claims for this key. */
+    prechecked: boolean;
+  },
+): Promise<HoldRead> {
+  // Thrown here, after the key's claim, so that a replay still answers its hold once the service is gone.
+  const plan = planHold(ctx, input, options.quoted);
+  const { serviceId, service, delivery, startsAt, endsAt, claimStart, claimEnd, expiresAt, pool, window } =
+    plan;
+  const clientKey = plan.limits.clientKey;
+  const assign = plan.assign;
   // A first look without the lock: claims committed now already leave no room, so the answer is
   // 409 whatever the lock would show (units are freed only by commits this read sees). A hot slot's
   // losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
-  assign(await firstLook(trx, ctx, { clientKey, customerEmail: input.customerEmail }, pool, window));
+  if (!options.prechecked) {
+    const look = await firstLook(trx, ctx, plan.limits, pool, window);
+    if (look.refusal) throw look.refusal;
+    assign(look.claims);
+  }
 
   return withCapacityLock(trx, ctx, pool, async (locked) => {
     const assignment = assign(await readLiveClaims(locked, ctx, pool, window));
@@ -321,6 +392,11 @@ export async function createHold(
     read,
     delivery: await quoteDelivery(ctx, read.holdTerms.delivery, input, options.distance),
   };
+  // Still before the transaction, for a key not yet recorded: the checks and the first look at the
+  // claims, in one statement with the key's lookup, so that a refused attempt (a hot slot's losers)
+  // costs no transaction. A recorded key goes straight to its replay, which no check may preempt;
+  // a key recorded meanwhile is found by the claim in the transaction.
+  const prechecked = quoted !== undefined && (await precheck(db, ctx, input, quoted, keyHash));
   const outcome = await retryOnAbort(() =>
     withIdempotency<HoldRead>(
       db,
@@ -334,7 +410,7 @@ export async function createHold(
       },
       async (trx) => ({
         status: 201,
-        body: await placeHold(trx, ctx, input, { keyHash, quoted }),
+        body: await placeHold(trx, ctx, input, { keyHash, quoted, prechecked }),
       }),
       {
         fromRecord: async (trx, recorded) => {
