@@ -21,7 +21,11 @@
  * p50/p95/p99 latency, then reads the
  * database with the capacity checker (bench/check-capacity.ts) and fails
  * unless each resource's peak is within its capacity and the 201 count equals
- * its live hold claims. Writes results/bookings-holds.json.
+ * its live hold claims. Meanwhile BENCH_SEARCH_CLIENTS clients run 31-day
+ * availability searches of the hot service (latency under the hold load);
+ * after the capacity-1,000 scenario, BENCH_CONVERSIONS of the won holds are
+ * converted (POST /public/booking-holds/:id/checkout) and capacity checked
+ * again. Writes results/bookings-holds.json.
  *
  * Knobs (environment): BENCH_CONNECTIONS (64, split over the two gateways),
  * BENCH_ATTEMPTS (3,000 per scenario, every one answered before it is
@@ -29,7 +33,8 @@
  * (admin connection, postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_HOLDS_DATABASE (commerce_bench_holds, dropped and recreated),
  * BENCH_LOG_LEVEL (warn), BENCH_OUTPUT (results/bookings-holds.json), BENCH_CPU_PROFILE (1: each
- * gateway runs with --cpu-prof into results/cpu-profiles.tmp).
+ * gateway runs with --cpu-prof into results/cpu-profiles.tmp), BENCH_SEARCH_CLIENTS (2; 0 for
+ * none), BENCH_CONVERSIONS (300; 0 for none), BENCH_CONVERSION_CONCURRENCY (16).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -59,6 +64,9 @@ const settings = {
   connections: intEnv('BENCH_CONNECTIONS', 64),
   attempts: intEnv('BENCH_ATTEMPTS', 3000),
   warmupAttempts: intEnv('BENCH_WARMUP_ATTEMPTS', 400),
+  searchClients: intEnv('BENCH_SEARCH_CLIENTS', 2),
+  conversions: intEnv('BENCH_CONVERSIONS', 300),
+  conversionConcurrency: intEnv('BENCH_CONVERSION_CONCURRENCY', 16),
   poolSize: intEnv('BENCH_POOL_SIZE', 10),
   postgresAdminUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   database: process.env.BENCH_HOLDS_DATABASE ?? 'commerce_bench_holds',
@@ -123,9 +131,113 @@ async function setUpService(gateway: ServerProcess, merchant: Record<string, str
 interface Tally {
   statuses: Record<string, number>;
   latencies: number[];
+  /** The holds won, with the key and email that made them (a conversion needs both). */
+  won: { id: string; key: string; email: string }[];
+}
+
+interface AttemptContext {
+  key?: string;
+  email?: string;
 }
 
 let attempts = 0;
+/** A client address of its own per request (TRUST_PROXY): no per-client limit shapes a run. */
+const clientAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+let probes = 1 << 20;
+
+/** Latency percentiles, in ms, of unsorted samples. */
+function summarize(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    count: sorted.length,
+    p50: round2(percentile(sorted, 50)),
+    p95: round2(percentile(sorted, 95)),
+    p99: round2(percentile(sorted, 99)),
+    max: round2(sorted.at(-1) ?? 0),
+  };
+}
+
+/**
+ * 31-day availability searches of `serviceId`, `clients` at a time one after another, until
+ * `until` settles: the search as a shopper sees it while the holds pour in.
+ */
+async function probeSearches(gateways: ServerProcess[], serviceId: string, until: Promise<unknown>) {
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const from = new Date(slotStart.getTime() - 12 * 3_600_000);
+  const body = JSON.stringify({
+    serviceId,
+    startsAt: from.toISOString().replace('.000Z', 'Z'),
+    endsAt: new Date(from.getTime() + 31 * 86_400_000).toISOString().replace('.000Z', 'Z'),
+    timezone: 'UTC',
+    quantity: 1,
+  });
+  await Promise.all(
+    Array.from({ length: settings.searchClients }, async (_, client) => {
+      const gateway = gateways[client % gateways.length]!;
+      while (!done) {
+        probes += 1;
+        const started = performance.now();
+        const response = await fetch(`${gateway.url}/api/v1/public/booking-availability/search`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-organization-slug': 'demo',
+            'x-forwarded-for': clientAddress(probes),
+          },
+          body,
+        });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - started);
+        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+      }
+    }),
+  );
+  return { ...summarize(latencies), statuses };
+}
+
+/** Converts `holds` (POST /public/booking-holds/:id/checkout with each hold's key), `concurrency` at a time. */
+async function convertHolds(gateways: ServerProcess[], holds: Tally['won']) {
+  const latencies: number[] = [];
+  const flows: Record<string, number> = {};
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: settings.conversionConcurrency }, async (_, client) => {
+      const gateway = gateways[client % gateways.length]!;
+      for (let index = next++; index < holds.length; index = next++) {
+        const hold = holds[index]!;
+        probes += 1;
+        const began = performance.now();
+        const response = await fetch(`${gateway.url}/api/v1/public/booking-holds/${hold.id}/checkout`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-organization-slug': 'demo',
+            'x-idempotency-key': hold.key,
+            'x-forwarded-for': clientAddress(probes),
+          },
+          body: JSON.stringify({ customerName: 'Bench Shopper', customerEmail: hold.email }),
+        });
+        const answer = (await response.json()) as { flow?: string; error?: { code?: string } };
+        latencies.push(performance.now() - began);
+        const label =
+          response.status === 200 ? `200 ${answer.flow}` : `${response.status} ${answer.error?.code}`;
+        flows[label] = (flows[label] ?? 0) + 1;
+      }
+    }),
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+  return {
+    ...summarize(latencies),
+    perSecond: Math.round(holds.length / Math.max(wallSeconds, 0.001)),
+    flows,
+  };
+}
 /**
  * `amount` hold attempts on `serviceId`, `connections` and attempts split over the gateways; every
  * attempt is answered before it returns (a run cut by time would drop the answers in flight, and
@@ -136,7 +248,7 @@ async function fire(
   serviceId: string,
   amount: number,
 ): Promise<Tally & { wallSeconds: number }> {
-  const tally: Tally = { statuses: {}, latencies: [] };
+  const tally: Tally = { statuses: {}, latencies: [], won: [] };
   const perGateway = Math.max(1, Math.floor(settings.connections / gateways.length));
   const started = performance.now();
   let lastAnswer = started;
@@ -155,24 +267,30 @@ async function fire(
                 {
                   method: 'POST',
                   path: '/api/v1/public/booking-holds',
-                  setupRequest: (request) => {
+                  setupRequest: (request, context: AttemptContext) => {
                     attempts += 1;
                     const n = attempts;
+                    context.key = `bench-hold-${run}-${n}-key`;
+                    context.email = `h${n}-${run}@bench.test`;
                     request.headers = {
                       'content-type': 'application/json',
                       'x-organization-slug': 'demo',
-                      'x-idempotency-key': `bench-hold-${run}-${n}-key`,
-                      'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+                      'x-idempotency-key': context.key,
+                      'x-forwarded-for': clientAddress(n),
                     };
                     request.body = JSON.stringify({
                       serviceId,
                       ...SLOT,
                       quantity: 1,
-                      customerEmail: `h${n}-${run}@bench.test`,
+                      customerEmail: context.email,
                     });
                     return request;
                   },
-                  onResponse: (status, body) => {
+                  onResponse: (status, body, context: AttemptContext) => {
+                    if (status === 201 && context.key && context.email) {
+                      const { id } = JSON.parse(body) as { id: string };
+                      tally.won.push({ id, key: context.key, email: context.email });
+                    }
                     let label = String(status);
                     if (status !== 201) {
                       try {
@@ -273,7 +391,10 @@ async function main(): Promise<void> {
     for (const capacity of [1, 1000]) {
       const { resourceId, serviceId } = await setUpService(primary, merchant, capacity);
       const cpuBefore = gateways.reduce((sum, gateway) => sum + readCpuMs(gateway.pid), 0);
-      const tally = await fire(gateways, serviceId, settings.attempts);
+      const firing = fire(gateways, serviceId, settings.attempts);
+      const searching = probeSearches(gateways, serviceId, firing);
+      const tally = await firing;
+      const searchUnderLoad = await searching;
       const cpuMs = gateways.reduce((sum, gateway) => sum + readCpuMs(gateway.pid), 0) - cpuBefore;
       for (const gateway of gateways)
         if (gateway.exited) throw new Error(`${gateway.name} exited:\n${logTail(gateway)}`);
@@ -296,6 +417,7 @@ async function main(): Promise<void> {
           p99: round2(percentile(sorted, 99)),
           max: round2(sorted.at(-1) ?? 0),
         },
+        searchUnderLoad,
         check: {
           peak: row?.peak ?? 0,
           capacity: row?.capacity ?? capacity,
@@ -310,6 +432,9 @@ async function main(): Promise<void> {
           `p50 ${scenario.latencyMs.p50} ms, p95 ${scenario.latencyMs.p95} ms, p99 ${scenario.latencyMs.p99} ms, max ${scenario.latencyMs.max} ms`,
       );
       log(`statuses: ${JSON.stringify(tally.statuses)}`);
+      log(
+        `31-day search meanwhile (${settings.searchClients} clients): ${searchUnderLoad.count} searches, p50 ${searchUnderLoad.p50} ms, p95 ${searchUnderLoad.p95} ms, p99 ${searchUnderLoad.p99} ms; ${JSON.stringify(searchUnderLoad.statuses)}`,
+      );
       for (const line of formatCapacityReport(report)) log(line);
       if (!report.ok) throw new Error('the capacity invariant is violated');
       if (created !== liveClaims)
@@ -320,6 +445,16 @@ async function main(): Promise<void> {
       log(
         `check: 201 count ${created} == live hold claims ${liveClaims}; peak ${row?.peak ?? 0} <= capacity ${capacity}`,
       );
+      if (capacity > 1 && settings.conversions > 0) {
+        const conversion = await convertHolds(gateways, tally.won.slice(0, settings.conversions));
+        const after = await checkDatabaseCapacity(databaseUrl);
+        log(
+          `conversion of ${conversion.count} holds (${settings.conversionConcurrency} at a time): ${conversion.perSecond}/s, p50 ${conversion.p50} ms, p95 ${conversion.p95} ms, p99 ${conversion.p99} ms; ${JSON.stringify(conversion.flows)}`,
+        );
+        for (const line of formatCapacityReport(after)) log(line);
+        if (!after.ok) throw new Error('the capacity invariant is violated after the conversions');
+        Object.assign(scenario, { conversion });
+      }
     }
     writeFileSync(
       settings.output,
