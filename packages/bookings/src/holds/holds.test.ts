@@ -350,6 +350,60 @@ describe(`booking holds (${testDatabaseKind})`, () => {
     );
   });
 
+  it(`leaves a one-resource service's last unit to the capacity trigger: one of 30 concurrent holds wins (${testDatabaseKind})`, async () => {
+    const organizationId = await insertOrganization(db, 'hold-race-one');
+    const boat = await insertResource(db, organizationId, { capacity: 1, name: 'Boat' });
+    const daily = [{ start: '09:00', end: '17:00' }];
+    const service = await createService(
+      db,
+      writeContext(organizationId, NOW),
+      createServiceInputSchema.parse({
+        slug: 'boat',
+        name: 'Boat',
+        status: 'ACTIVE',
+        periodMode: 'FIXED_DURATION',
+        timezone: 'Europe/Lisbon',
+        durations: { choicesMinutes: [60] },
+        availability: {
+          weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily, SAT: daily, SUN: daily },
+        },
+        requirements: [{ name: 'Boat', resourceIds: [boat], units: { mode: 'PER_BOOKING', count: 1 } }],
+        pricing: { basis: 'FLAT', amountInCents: 4000 },
+      }),
+      { currency: 'EUR' },
+    );
+    const requirementId = (
+      await db
+        .selectFrom('booking_requirements')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, () => hold(organizationId, { serviceId: service.id })),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected')
+        expect(outcome.reason).toMatchObject({
+          code: 'CAPACITY_UNAVAILABLE',
+          details: { requirementId, resourceId: boat },
+        });
+    }
+    const claims = await readLiveClaims(db, { organizationId, at: NOW }, [boat], {
+      startsAt: new Date('2026-07-01T00:00:00Z'),
+      endsAt: new Date('2026-07-03T00:00:00Z'),
+    });
+    expect(claims[0]?.quantities).toEqual([1]);
+    // Every refused attempt left nothing: one hold, one claim, one recorded key.
+    const holds = await db
+      .selectFrom('booking_holds')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(holds).toHaveLength(1);
+  });
+
   it(`gives the last unit to exactly one of 30 concurrent holds (${testDatabaseKind})`, async () => {
     const { organizationId, serviceId } = await shop('hold-race', 1);
     const outcomes = await Promise.allSettled(

@@ -1,5 +1,5 @@
 import { AppError, hashToken, newId } from '@commerce/core';
-import { type Database, inTransaction, withIdempotency } from '@commerce/db';
+import { type Database, inTransaction, sqlState, withIdempotency } from '@commerce/db';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type Allocation, assignResources } from '../availability/assign.ts';
 import { freeUnits, resourceLoad } from '../availability/capacity.ts';
@@ -11,7 +11,7 @@ import {
   findBookableService,
 } from '../availability/search-availability.ts';
 import { intervalShapeIssues, partySizeIssues, selectionIssues } from '../availability/validate.ts';
-import { retryOnAbort, withCapacityLock } from '../capacity/capacity-lock.ts';
+import { retryOnAbort, setClaimClock, withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
 import {
   type LiveClaimsRow,
@@ -239,14 +239,19 @@ function planHold(ctx: HoldContext, input: CreateHoldInput, quoted: Quoted | und
   };
 }
 
-/** False when the key is recorded already (a replay); otherwise checks all `placeHold` would before the lock. */
+type Assignment = ReturnType<ReturnType<typeof planHold>['assign']>;
+
+/**
+ * Undefined when the key is recorded already (a replay); otherwise checks all `placeHold` would
+ * before the lock and answers the assignment the unlocked look allows.
+ */
 async function precheck(
   db: Kysely<Database>,
   ctx: HoldContext,
   input: CreateHoldInput,
   quoted: Quoted,
   keyHash: string,
-): Promise<boolean> {
+): Promise<Assignment | undefined> {
   // The window only needs the times and the buffers; the plan's refusals wait for the key's lookup.
   const startsAt = toEpochMinutes(parseInstant(input.startsAt)!);
   const endsAt = toEpochMinutes(parseInstant(input.endsAt)!);
@@ -262,12 +267,11 @@ async function precheck(
     },
     keyHash,
   );
-  if (look.keySeen) return false;
+  if (look.keySeen) return undefined;
   // In placeHold's order: the interval (400, 409), the limits (429), then the capacity (409).
   const plan = planHold(ctx, input, quoted);
   if (look.refusal) throw look.refusal;
-  plan.assign(look.claims);
-  return true;
+  return plan.assign(look.claims);
 }
 
 async function placeHold(
@@ -278,8 +282,8 @@ async function placeHold(
     keyHash: string;
     /** The service and the delivery, read and decided before the transaction. */
     quoted: Quoted | undefined;
-    /** Whether `createHold` already checked the limits and looked at the claims for this key. */
-    prechecked: boolean;
+    /** What `createHold`'s checks and unlocked look assigned, when it made them for this key. */
+    prechecked: Assignment | undefined;
   },
 ): Promise<HoldRead> {
   // Thrown here, after the key's claim, so that a replay still answers its hold once the service is gone.
@@ -297,8 +301,7 @@ async function placeHold(
     assign(look.claims);
   }
 
-  return withCapacityLock(trx, ctx, pool, async (locked) => {
-    const assignment = assign(await readLiveClaims(locked, ctx, pool, window));
+  const write = async (db: Kysely<Database>, assignment: Assignment) => {
     const selectionOf = new Map(
       service.requirements.map((requirement) => [requirement.id, requirement.selection]),
     );
@@ -324,7 +327,7 @@ async function placeHold(
       delivery,
     };
     const id = newId('hld', ctx.at);
-    const row = await locked
+    const row = await db
       .insertInto('booking_holds')
       .values({
         organization_id: ctx.organizationId,
@@ -346,7 +349,7 @@ async function placeHold(
       .returningAll()
       .executeTakeFirstOrThrow();
     await insertClaims(
-      locked,
+      db,
       ctx,
       assignment.allocations.map((allocation) => ({
         resourceId: allocation.resourceId,
@@ -358,7 +361,28 @@ async function placeHold(
       })),
     );
     return toHoldRead(row, service.timezone, ctx.at);
-  });
+  };
+
+  // One requirement over one resource (a boat, a room): the assignment cannot differ from the
+  // unlocked look's, so the capacity trigger alone decides, under the resource lock it takes when
+  // the claim is inserted. The lock is then held for the claim insert and the commit only, not for
+  // a read of every claim of the interval as well (docs/decisions.md, "Hold delivery and hot slots").
+  const [requirement] = service.requirements;
+  if (options.prechecked && service.requirements.length === 1 && pool.length === 1 && requirement) {
+    await setClaimClock(trx, ctx.at);
+    try {
+      return await write(trx, options.prechecked);
+    } catch (error) {
+      if (sqlState(error) !== 'BK001') throw error;
+      throw new AppError('CAPACITY_UNAVAILABLE', undefined, {
+        requirementId: requirement.id,
+        resourceId: pool[0]!,
+      });
+    }
+  }
+  return withCapacityLock(trx, ctx, pool, async (locked) =>
+    write(locked, assign(await readLiveClaims(locked, ctx, pool, window))),
+  );
 }
 
 /**
@@ -396,7 +420,7 @@ export async function createHold(
   // claims, in one statement with the key's lookup, so that a refused attempt (a hot slot's losers)
   // costs no transaction. A recorded key goes straight to its replay, which no check may preempt;
   // a key recorded meanwhile is found by the claim in the transaction.
-  const prechecked = quoted !== undefined && (await precheck(db, ctx, input, quoted, keyHash));
+  const prechecked = quoted && (await precheck(db, ctx, input, quoted, keyHash));
   const outcome = await retryOnAbort(() =>
     withIdempotency<HoldRead>(
       db,
