@@ -9,9 +9,10 @@ import {
   insertResource,
   minutesAfter,
 } from '../../test/factories.ts';
+import { freeUnits, resourceLoad } from '../availability/capacity.ts';
 import { CAPACITY_RETRIES, retryOnAbort, withCapacityLock } from './capacity-lock.ts';
 import { insertClaims, moveClaims, type NewClaim, releaseClaims } from './claims.ts';
-import { findConflictingClaims, readLiveClaims } from './live-claims.ts';
+import { findConflictingClaims, readFreeUnits, readLiveClaims } from './live-claims.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;
@@ -277,6 +278,70 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
         quantities: [2],
       },
     ]);
+  });
+
+  it('sweeps the peak over one interval in the database exactly as the search’s step function does', async () => {
+    const organizationId = await insertOrganization(db, 'peaks');
+    const boat = await insertResource(db, organizationId, { capacity: 40, id: 'brs_peaks_a' });
+    const quiet = await insertResource(db, organizationId, { capacity: 3, id: 'brs_peaks_b' });
+    // Staggered, touching, nested and expired claims; a fixed pseudo-random sequence.
+    let seed = 7;
+    const next = (limit: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % limit;
+    };
+    const claims: NewClaim[] = [];
+    for (let index = 0; index < 60; index++) {
+      const from = next(600);
+      claims.push(
+        claim(boat, from, from + 15 + next(90), 1 + next(3), index % 7 === 0 ? minutesAfter(NOW, -1) : null),
+      );
+    }
+    // Touching claims on the small resource: 2 units each, never together (capacity 3 takes both).
+    claims.push(claim(quiet, 100, 200, 2), claim(quiet, 200, 300, 2), claim(quiet, 250, 260, 1));
+    for (const chunk of [claims.slice(0, 31), claims.slice(31)]) await claimNow(organizationId, chunk);
+    const ctx = { organizationId, at: NOW };
+    const start = BASE.getTime() / 60_000;
+    const intervals = [
+      [0, 600],
+      [100, 200],
+      [200, 201],
+      [199, 200],
+      [250, 260],
+      [590, 700],
+      [700, 800],
+      ...Array.from({ length: 20 }, () => {
+        const from = next(650);
+        return [from, from + 1 + next(120)];
+      }),
+    ];
+    const all = await readLiveClaims(db, ctx, [boat, quiet], {
+      startsAt: minutesAfter(BASE, -1_000),
+      endsAt: minutesAfter(BASE, 2_000),
+    });
+    let constrained = 0;
+    for (const [from, until] of intervals as [number, number][]) {
+      const free = await readFreeUnits(db, ctx, [boat, quiet, 'brs_unknown'], {
+        startMinute: start + from,
+        endMinute: start + until,
+      });
+      const expected = new Map(
+        all.map((row) => [row.resourceId, freeUnits(resourceLoad(row), start + from, start + until)]),
+      );
+      expect({ interval: [from, until], free: Object.fromEntries(free) }).toEqual({
+        interval: [from, until],
+        free: Object.fromEntries(expected),
+      });
+      if ([...expected.values()].some((units) => units > 0 && units < 40)) constrained += 1;
+    }
+    // The intervals meet claims: the comparison is not one of empty resources.
+    expect(constrained).toBeGreaterThan(10);
+    expect(
+      await readFreeUnits(db, ctx, [quiet], { startMinute: start + 150, endMinute: start + 255 }),
+    ).toEqual(new Map([[quiet, 0]]));
+    expect(
+      await readFreeUnits(db, ctx, [quiet], { startMinute: start + 150, endMinute: start + 250 }),
+    ).toEqual(new Map([[quiet, 1]]));
   });
 
   it('names the claims in the way of a lower capacity', async () => {

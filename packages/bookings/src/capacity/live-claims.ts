@@ -90,6 +90,67 @@ export function toResourceClaims(row: LiveClaimsRow): ResourceClaims {
   };
 }
 
+/** A row of `peakClaimsQuery`: a resource and the peak of its live claims over one interval. */
+export interface PeakRow {
+  resource_id: string;
+  capacity: number;
+  status: 'ACTIVE' | 'ARCHIVED';
+  peak: number;
+}
+
+/**
+ * The peak of each resource's live claims over `[startMinute, endMinute)` (epoch minutes), swept in
+ * the database as the capacity trigger sweeps them (a blackout counts as the present capacity; ends
+ * before starts at one instant, so touching claims never add up): one row per resource, however many
+ * claims. What a single interval needs, where `liveClaimsQuery` ships every claim for a search.
+ */
+export function peakClaimsQuery(
+  ctx: BookingClockContext,
+  ids: readonly string[],
+  interval: { startMinute: number; endMinute: number },
+) {
+  const from = new Date(interval.startMinute * 60_000).toISOString();
+  const until = new Date(interval.endMinute * 60_000).toISOString();
+  const live = sql`c.organization_id = r.organization_id and c.resource_id = r.id
+    and c.released_at is null
+    and (c.expires_at is null or c.expires_at > ${ctx.at.toISOString()}::timestamptz)
+    and c.during && tstzrange(${from}::timestamptz, ${until}::timestamptz, '[)')`;
+  const units = sql`case when c.blackout_id is null then c.quantity else r.capacity end`;
+  return sql<PeakRow>`
+    select r.id as resource_id, r.capacity, r.status, coalesce((
+      select max(running)::int from (
+        select sum(delta) over (order by at, delta) as running from (
+          select greatest(c.start_minute, ${interval.startMinute}::int) as at, ${units} as delta
+            from booking_capacity_claims c where ${live}
+          union all
+          select least(c.end_minute, ${interval.endMinute}::int), -(${units})
+            from booking_capacity_claims c where ${live}
+        ) events
+      ) sweep
+    ), 0) as peak
+    from booking_resources r
+    where r.organization_id = ${ctx.organizationId} and r.id = any(${[...ids]}::text[])
+    order by r.id
+  `;
+}
+
+/** Free units per resource from `peakClaimsQuery` rows: capacity minus the peak, never below 0. */
+export function freeUnitsOf(rows: readonly PeakRow[]): Map<string, number> {
+  return new Map(rows.map((row) => [row.resource_id, Math.max(0, row.capacity - Number(row.peak))]));
+}
+
+/** `peakClaimsQuery` run on its own. */
+export async function readFreeUnits(
+  db: Kysely<Database>,
+  ctx: BookingClockContext,
+  resourceIds: readonly string[],
+  interval: { startMinute: number; endMinute: number },
+): Promise<Map<string, number>> {
+  const ids = [...new Set(resourceIds)];
+  if (ids.length === 0) return new Map();
+  return freeUnitsOf((await peakClaimsQuery(ctx, ids, interval).execute(db)).rows);
+}
+
 /** A live claim in the way of a change, as `details.conflicts[]` reports it. */
 export interface ClaimConflict {
   kind: 'HOLD' | 'BOOKING' | 'BLACKOUT';

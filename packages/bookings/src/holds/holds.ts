@@ -2,7 +2,6 @@ import { AppError, hashToken, newId } from '@commerce/core';
 import { type Database, inTransaction, sqlState, withIdempotency } from '@commerce/db';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type Allocation, assignResources } from '../availability/assign.ts';
-import { freeUnits, resourceLoad } from '../availability/capacity.ts';
 import { unavailableReason } from '../availability/rules.ts';
 import { parseInstant } from '../availability/schemas.ts';
 import {
@@ -13,13 +12,7 @@ import {
 import { intervalShapeIssues, partySizeIssues, selectionIssues } from '../availability/validate.ts';
 import { retryOnAbort, setClaimClock, withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
-import {
-  type LiveClaimsRow,
-  liveClaimsQuery,
-  type ResourceClaims,
-  readLiveClaims,
-  toResourceClaims,
-} from '../capacity/live-claims.ts';
+import { freeUnitsOf, type PeakRow, peakClaimsQuery, readFreeUnits } from '../capacity/live-claims.ts';
 import type { BookingClockContext } from '../context.ts';
 import type { DistanceProvider } from '../delivery/distance-provider.ts';
 import { quoteDelivery } from '../delivery/quote-delivery.ts';
@@ -115,10 +108,10 @@ async function firstLook(
   ctx: BookingClockContext,
   limits: { clientKey: string; customerEmail: string },
   pool: readonly string[],
-  window: { startsAt: Date; endsAt: Date },
+  interval: { startMinute: number; endMinute: number },
   /** Before the key is claimed: also whether it is recorded (then nothing is refused here). */
   idempotencyKeyHash?: string,
-): Promise<{ keySeen: boolean; claims: ResourceClaims[]; refusal: AppError | undefined }> {
+): Promise<{ keySeen: boolean; free: Map<string, number>; refusal: AppError | undefined }> {
   const at = ctx.at.toISOString();
   const active = (condition: RawBuilder<unknown>) => sql`
     organization_id = ${ctx.organizationId} and ${condition}
@@ -131,7 +124,7 @@ async function firstLook(
   const earliest = (where: RawBuilder<unknown>) =>
     sql`(select min(expires_at) from booking_holds where ${where})`;
   const { rows } = await sql<
-    Partial<LiveClaimsRow> & {
+    Partial<PeakRow> & {
       client_active: number;
       client_earliest: Date | string | null;
       email_active: number;
@@ -151,7 +144,7 @@ async function firstLook(
         } as key_seen
     )
     select limits.*, claims.* from limits
-    left join (${liveClaimsQuery(ctx, [...new Set(pool)], window)}) claims on true
+    left join (${peakClaimsQuery(ctx, [...new Set(pool)], interval)}) claims on true
     order by claims.resource_id
   `.execute(trx);
   const [first] = rows;
@@ -165,10 +158,8 @@ async function firstLook(
       refusal = AppError.rateLimited((new Date(until).getTime() - ctx.at.getTime()) / 1000);
     }
   }
-  const claims = rows
-    .filter((row): row is typeof row & LiveClaimsRow => row.resource_id != null)
-    .map(toResourceClaims);
-  return { keySeen, claims, refusal };
+  const free = freeUnitsOf(rows.filter((row): row is typeof row & PeakRow => row.resource_id != null));
+  return { keySeen, free, refusal };
 }
 
 type Quoted = { read: BookableServiceRead; delivery: DeliverySnapshot };
@@ -176,7 +167,7 @@ type Quoted = { read: BookableServiceRead; delivery: DeliverySnapshot };
 /**
  * What a hold asks, checked as a search would offer it now (no database): the service (the
  * neutral 404 when gone), the shape (400) and the time rules (409 BOOKING_SLOT_UNAVAILABLE); then
- * its claim window, its pool, and `assign`, which picks resources from live claims or answers 409
+ * its claim interval, its pool, and `assign`, which picks resources by their free units or answers 409
  * CAPACITY_UNAVAILABLE.
  */
 function planHold(ctx: HoldContext, input: CreateHoldInput, quoted: Quoted | undefined) {
@@ -202,15 +193,11 @@ function planHold(ctx: HoldContext, input: CreateHoldInput, quoted: Quoted | und
   }
   const claimStart = startsAt - service.availability.bufferBeforeMinutes;
   const claimEnd = endsAt + service.availability.bufferAfterMinutes;
-  const assign = (claims: ResourceClaims[]) => {
-    const loads = new Map(claims.map((resource) => [resource.resourceId, resourceLoad(resource)]));
+  const assign = (free: Map<string, number>) => {
     const assignment = assignResources(
       service.requirements,
       input.quantity,
-      (resourceId) => {
-        const load = loads.get(resourceId);
-        return load ? freeUnits(load, claimStart, claimEnd) : 0;
-      },
+      (resourceId) => free.get(resourceId) ?? 0,
       input.resourceSelections,
     );
     if (!assignment.ok) {
@@ -233,7 +220,7 @@ function planHold(ctx: HoldContext, input: CreateHoldInput, quoted: Quoted | und
       Math.min(ctx.at.getTime() + terms.holdMinutes * MS_PER_MINUTE, startsAt * MS_PER_MINUTE),
     ),
     pool: [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))],
-    window: { startsAt: new Date(claimStart * MS_PER_MINUTE), endsAt: new Date(claimEnd * MS_PER_MINUTE) },
+    interval: { startMinute: claimStart, endMinute: claimEnd },
     limits: { clientKey: hashToken(ctx.clientAddress), customerEmail: input.customerEmail },
     assign,
   };
@@ -252,7 +239,7 @@ async function precheck(
   quoted: Quoted,
   keyHash: string,
 ): Promise<Assignment | undefined> {
-  // The window only needs the times and the buffers; the plan's refusals wait for the key's lookup.
+  // The interval only needs the times and the buffers; the plan's refusals wait for the key's lookup.
   const startsAt = toEpochMinutes(parseInstant(input.startsAt)!);
   const endsAt = toEpochMinutes(parseInstant(input.endsAt)!);
   const { availability, requirements } = quoted.read.service;
@@ -262,8 +249,8 @@ async function precheck(
     { clientKey: hashToken(ctx.clientAddress), customerEmail: input.customerEmail },
     [...new Set(requirements.flatMap((requirement) => requirement.resourceIds))],
     {
-      startsAt: new Date((startsAt - availability.bufferBeforeMinutes) * MS_PER_MINUTE),
-      endsAt: new Date((endsAt + availability.bufferAfterMinutes) * MS_PER_MINUTE),
+      startMinute: startsAt - availability.bufferBeforeMinutes,
+      endMinute: endsAt + availability.bufferAfterMinutes,
     },
     keyHash,
   );
@@ -271,7 +258,7 @@ async function precheck(
   // In placeHold's order: the interval (400, 409), the limits (429), then the capacity (409).
   const plan = planHold(ctx, input, quoted);
   if (look.refusal) throw look.refusal;
-  return plan.assign(look.claims);
+  return plan.assign(look.free);
 }
 
 async function placeHold(
@@ -288,7 +275,7 @@ async function placeHold(
 ): Promise<HoldRead> {
   // Thrown here, after the key's claim, so that a replay still answers its hold once the service is gone.
   const plan = planHold(ctx, input, options.quoted);
-  const { serviceId, service, delivery, startsAt, endsAt, claimStart, claimEnd, expiresAt, pool, window } =
+  const { serviceId, service, delivery, startsAt, endsAt, claimStart, claimEnd, expiresAt, pool, interval } =
     plan;
   const clientKey = plan.limits.clientKey;
   const assign = plan.assign;
@@ -296,9 +283,9 @@ async function placeHold(
   // 409 whatever the lock would show (units are freed only by commits this read sees). A hot slot's
   // losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
   if (!options.prechecked) {
-    const look = await firstLook(trx, ctx, plan.limits, pool, window);
+    const look = await firstLook(trx, ctx, plan.limits, pool, interval);
     if (look.refusal) throw look.refusal;
-    assign(look.claims);
+    assign(look.free);
   }
 
   const write = async (db: Kysely<Database>, assignment: Assignment) => {
@@ -381,7 +368,7 @@ async function placeHold(
     }
   }
   return withCapacityLock(trx, ctx, pool, async (locked) =>
-    write(locked, assign(await readLiveClaims(locked, ctx, pool, window))),
+    write(locked, assign(await readFreeUnits(locked, ctx, pool, interval))),
   );
 }
 
