@@ -115,20 +115,29 @@ async function expireDue(
   return expired;
 }
 
+/** Bookings of `status` whose `deadline` has passed, the earliest first, one batch. */
+async function dueBookings(
+  db: Kysely<Database>,
+  options: BookingSweepOptions,
+  status: 'PENDING_PAYMENT' | 'REQUESTED',
+  deadline: 'payment_expires_at' | 'request_expires_at',
+) {
+  return db
+    .selectFrom('bookings')
+    .select(['organization_id', 'id'])
+    .where('status', '=', status)
+    .where(deadline, '<=', options.at)
+    .orderBy(deadline)
+    .limit(options.batchSize ?? BOOKINGS_BATCH_SIZE)
+    .execute();
+}
+
 /** `PENDING_PAYMENT` bookings past `paymentExpiresAt` → `EXPIRED` (claim released, payment closed, emailed). */
 export async function expireBookingPaymentWindows(
   db: Kysely<Database>,
   options: BookingSweepOptions,
 ): Promise<number> {
-  const due = await db
-    .selectFrom('bookings')
-    .select(['organization_id', 'id'])
-    .where('status', '=', 'PENDING_PAYMENT')
-    .where('payment_expires_at', '<=', options.at)
-    .orderBy('payment_expires_at')
-    .limit(options.batchSize ?? BOOKINGS_BATCH_SIZE)
-    .execute();
-  return expireDue(db, options, due);
+  return expireDue(db, options, await dueBookings(db, options, 'PENDING_PAYMENT', 'payment_expires_at'));
 }
 
 /** `REQUESTED` bookings past `requestExpiresAt` → `EXPIRED` (emailed). */
@@ -136,15 +145,7 @@ export async function expireBookingRequests(
   db: Kysely<Database>,
   options: BookingSweepOptions,
 ): Promise<number> {
-  const due = await db
-    .selectFrom('bookings')
-    .select(['organization_id', 'id'])
-    .where('status', '=', 'REQUESTED')
-    .where('request_expires_at', '<=', options.at)
-    .orderBy('request_expires_at')
-    .limit(options.batchSize ?? BOOKINGS_BATCH_SIZE)
-    .execute();
-  return expireDue(db, options, due);
+  return expireDue(db, options, await dueBookings(db, options, 'REQUESTED', 'request_expires_at'));
 }
 
 /** Pending change requests of bookings that have started → `WITHDRAWN` (14.17). */
