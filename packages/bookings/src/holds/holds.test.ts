@@ -2,7 +2,7 @@ import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
+import { activeServiceBody, insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import { sandboxDistanceProvider } from '../delivery/distance-provider.ts';
 import { createServiceInputSchema } from '../services/schemas.ts';
@@ -357,19 +357,23 @@ describe(`booking holds (${testDatabaseKind})`, () => {
     const service = await createService(
       db,
       writeContext(organizationId, NOW),
-      createServiceInputSchema.parse({
-        slug: 'boat',
-        name: 'Boat',
-        status: 'ACTIVE',
-        periodMode: 'FIXED_DURATION',
-        timezone: 'Europe/Lisbon',
-        durations: { choicesMinutes: [60] },
-        availability: {
-          weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily, SAT: daily, SUN: daily },
-        },
-        requirements: [{ name: 'Boat', resourceIds: [boat], units: { mode: 'PER_BOOKING', count: 1 } }],
-        pricing: { basis: 'FLAT', amountInCents: 4000 },
-      }),
+      createServiceInputSchema.parse(
+        activeServiceBody([boat], {
+          durations: { choicesMinutes: [60] },
+          availability: {
+            weeklyHours: {
+              MON: daily,
+              TUE: daily,
+              WED: daily,
+              THU: daily,
+              FRI: daily,
+              SAT: daily,
+              SUN: daily,
+            },
+          },
+          requirements: [{ name: 'Boat', resourceIds: [boat], units: { mode: 'PER_BOOKING', count: 1 } }],
+        }),
+      ),
       { currency: 'EUR' },
     );
     const requirementId = (
