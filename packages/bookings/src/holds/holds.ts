@@ -101,7 +101,8 @@ function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
 /**
  * The first look, without the capacity lock, in one statement: the active-hold limits (14.23: 10
  * per tenant and client address, and per tenant and email; beyond, `refusal` is the 429 with
- * `Retry-After` until the earliest of them expires) and the pool's live claims.
+ * `Retry-After` until the earliest of them expires) and each pool resource's free units over the
+ * interval (its capacity minus the peak of its live claims).
  */
 async function firstLook(
   trx: Kysely<Database>,
@@ -378,8 +379,9 @@ async function placeHold(
  * the idempotency key is recorded, so its failure records nothing and a retry
  * with the same key runs again); then validates the interval as a search
  * would offer it now (shape 400, time rules 409 BOOKING_SLOT_UNAVAILABLE),
- * checks the active-holds limits (429), assigns resources from live claims
- * under the capacity lock and claims them (the trigger has the last word)
+ * checks the active-holds limits (429), assigns resources by their free
+ * units under the capacity lock (a one-resource service: left to the
+ * capacity trigger alone) and claims them (the trigger has the last word)
  * until `expiresAt`, the earlier of now + `holdMinutes` and `startsAt`. The
  * idempotency key is required and recorded in the same transaction; a replay
  * answers the hold again with fresh `serverTime`, `expiresInSeconds` and status.
