@@ -5,7 +5,7 @@ import type { GatewayEnv } from './env.ts';
 /**
  * The headers every answer carries (the security set, `x-request-id`, CORS) are gathered per
  * request in one plain record, `c.var.responseHeaders`, filled by the middlewares before the route
- * runs. A route that builds its answer with them (`respondWith`, the REST adapter's JSON answers)
+ * runs. A route that builds its answer with them (`jsonWithHeaders`: the REST adapter's JSON answers)
  * leaves nothing to do afterwards; any other answer gets them once the route is done, on its own
  * headers, without replacing a header the route set itself (the docs page's policy) and adding to
  * its `Vary`.
@@ -13,7 +13,8 @@ import type { GatewayEnv } from './env.ts';
  * Why not set them on the answer afterwards every time, as Hono's `secureHeaders` and `cors` do:
  * a dozen `Headers.set` calls on the Fetch headers of every answer, with their WebIDL checks, cost
  * about a tenth of a public read's CPU, and a plain record lets @hono/node-server write the answer
- * in one `writeHead` (docs/performance.md, "The public read back over half of bare").
+ * in one `writeHead` (docs/performance.md, "Session 3", and docs/decisions.md, "One header record
+ * per request").
  */
 export type HeaderRecord = Record<string, string>;
 
