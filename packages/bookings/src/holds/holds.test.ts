@@ -350,6 +350,32 @@ describe(`booking holds (${testDatabaseKind})`, () => {
     );
   });
 
+  it(`keeps the 10-active-holds limit under 20 concurrent holds of one client, and of one email (${testDatabaseKind})`, async () => {
+    const { organizationId, serviceId } = await shop('limit-race', 50, 50);
+    const sameClient = await Promise.allSettled(
+      Array.from({ length: 20 }, () => hold(organizationId, { serviceId }, { client: '198.51.100.77' })),
+    );
+    const sameEmail = await Promise.allSettled(
+      Array.from({ length: 20 }, () =>
+        hold(organizationId, { serviceId, customerEmail: 'Busy@Example.com' }),
+      ),
+    );
+    for (const outcomes of [sameClient, sameEmail]) {
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(10);
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected')
+          expect(outcome.reason).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+      }
+    }
+    const active = await db
+      .selectFrom('booking_holds')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('status', '=', 'ACTIVE')
+      .execute();
+    expect(active).toHaveLength(20);
+  });
+
   it(`leaves a one-resource service's last unit to the capacity trigger: one of 30 concurrent holds wins (${testDatabaseKind})`, async () => {
     const organizationId = await insertOrganization(db, 'hold-race-one');
     const boat = await insertResource(db, organizationId, { capacity: 1, name: 'Boat' });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError, hashToken, newId } from '@commerce/core';
 import { type Database, inTransaction, sqlState, withIdempotency } from '@commerce/db';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
@@ -163,6 +164,32 @@ async function firstLook(
   return { keySeen, free, refusal };
 }
 
+/**
+ * Serializes, until the transaction ends, the holds of one client address and of one email in
+ * one tenant (transaction-scoped advisory locks, 64-bit keys from SHA-256, taken in ascending
+ * order so that two holds sharing one of them never wait on each other in a cycle): the limits
+ * are then counted with every earlier hold of theirs committed. Emails lock case-insensitively,
+ * as they compare.
+ */
+async function lockHoldLimits(
+  trx: Kysely<Database>,
+  organizationId: string,
+  limits: { clientKey: string; customerEmail: string },
+): Promise<void> {
+  const keyOf = (scope: string, value: string) =>
+    createHash('sha256')
+      .update(`booking-hold-${scope}\u0000${organizationId}\u0000${value}`)
+      .digest()
+      .readBigInt64BE(0);
+  const [first, second] = [
+    keyOf('client', limits.clientKey),
+    keyOf('email', limits.customerEmail.toLowerCase()),
+  ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  await sql`select pg_advisory_xact_lock(${first!.toString()}::bigint), pg_advisory_xact_lock(${second!.toString()}::bigint)`.execute(
+    trx,
+  );
+}
+
 type Quoted = { read: BookableServiceRead; delivery: DeliverySnapshot };
 
 /**
@@ -280,14 +307,16 @@ async function placeHold(
     plan;
   const clientKey = plan.limits.clientKey;
   const assign = plan.assign;
-  // A first look without the lock: claims committed now already leave no room, so the answer is
-  // 409 whatever the lock would show (units are freed only by commits this read sees). A hot slot's
-  // losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
-  if (!options.prechecked) {
-    const look = await firstLook(trx, ctx, plan.limits, pool, interval);
-    if (look.refusal) throw look.refusal;
-    assign(look.free);
-  }
+  // The active-hold limits hold under concurrency: this client's and this email's holds are
+  // placed one at a time, and counted again once it is this one's turn.
+  await lockHoldLimits(trx, ctx.organizationId, plan.limits);
+  // A first look without the capacity lock: claims committed now already leave no room, so the
+  // answer is 409 whatever the lock would show (units are freed only by commits this read sees). A
+  // hot slot's losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
+  // Made before the transaction for a new key: then only the limits are counted again.
+  const look = await firstLook(trx, ctx, plan.limits, options.prechecked ? [] : pool, interval);
+  if (look.refusal) throw look.refusal;
+  if (!options.prechecked) assign(look.free);
 
   const write = async (db: Kysely<Database>, assignment: Assignment) => {
     const selectionOf = new Map(
