@@ -25,6 +25,7 @@ import {
   freshBenchDatabase,
   productionGatewayEnv,
 } from './gateway-env.ts';
+import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import {
   freePort,
   readMemory,
@@ -33,11 +34,6 @@ import {
   stopAll,
   waitUntilHealthy,
 } from './processes.ts';
-
-const BENCH_DIR = import.meta.dirname;
-const ROOT = path.resolve(BENCH_DIR, '..');
-const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
-const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
 const settings = {
   engines: enginesFromEnv(),

@@ -45,6 +45,7 @@ import { mintDevToken } from '@commerce/auth';
 import autocannon from 'autocannon';
 import { checkDatabaseCapacity, formatCapacityReport } from './check-capacity.ts';
 import { benchJwt, freshBenchDatabase, intEnv, productionGatewayEnv } from './gateway-env.ts';
+import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import {
   freePort,
   logTail,
@@ -54,11 +55,6 @@ import {
   stopAll,
   waitUntilHealthy,
 } from './processes.ts';
-
-const BENCH_DIR = import.meta.dirname;
-const ROOT = path.resolve(BENCH_DIR, '..');
-const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
-const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
 const settings = {
   connections: intEnv('BENCH_CONNECTIONS', 64),

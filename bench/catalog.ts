@@ -66,6 +66,7 @@ import {
   productionGatewayEnv,
 } from './gateway-env.ts';
 import { type LoadResult, measure } from './load.ts';
+import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import {
   freePort,
   logTail,
@@ -76,11 +77,6 @@ import {
   stopAll,
   waitUntilHealthy,
 } from './processes.ts';
-
-const BENCH_DIR = import.meta.dirname;
-const ROOT = path.resolve(BENCH_DIR, '..');
-const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
-const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
 const settings = {
   engines: enginesFromEnv(),

@@ -39,6 +39,7 @@ import {
   intEnv,
   productionGatewayEnv,
 } from './gateway-env.ts';
+import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import {
   freePort,
   logTail,
@@ -49,10 +50,6 @@ import {
   waitUntilHealthy,
 } from './processes.ts';
 
-const BENCH_DIR = import.meta.dirname;
-const ROOT = path.resolve(BENCH_DIR, '..');
-const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
-const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 const STEPS = ['create', 'reprice', 'bind', 'payment-session', 'webhook'] as const;
 type Step = (typeof STEPS)[number];
 

@@ -23,6 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { mintDevToken } from '@commerce/auth';
 import autocannon from 'autocannon';
 import { benchJwt, intEnv, productionGatewayEnv } from './gateway-env.ts';
+import { BENCH_DIR } from './paths.ts';
 import {
   freePort,
   readMemory,
@@ -33,7 +34,6 @@ import {
   waitUntilHealthy,
 } from './processes.ts';
 
-const BENCH_DIR = import.meta.dirname;
 const GATEWAY_DIR = path.resolve(BENCH_DIR, '../apps/gateway');
 
 const settings = {

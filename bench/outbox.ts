@@ -26,11 +26,10 @@ import { type EnqueueEmailInput, enqueueEmails } from '@commerce/notifications';
 import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { intEnv } from './gateway-env.ts';
+import { BENCH_DIR, ROOT } from './paths.ts';
 import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import { logTail, readCpuMs, type ServerProcess, startServer, stopAll } from './processes.ts';
 
-const BENCH_DIR = import.meta.dirname;
-const ROOT = path.resolve(BENCH_DIR, '..');
 const WORKER_DIR = path.join(ROOT, 'apps/worker');
 const ORG_ID = 'org_bench_outbox';
 

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { mintDevToken } from '@commerce/auth';
 import { benchJwt, type Engine, enginesFromEnv, intEnv, productionGatewayEnv } from './gateway-env.ts';
 import { type LoadResult, measure } from './load.ts';
+import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import {
   freePort,
@@ -80,11 +81,6 @@ interface EngineResult {
     bare: { idle: number; after: number; peak: number };
   };
 }
-
-const BENCH_DIR = import.meta.dirname;
-const ROOT = path.resolve(BENCH_DIR, '..');
-const GATEWAY_DIR = path.join(ROOT, 'apps/gateway');
-const RESULTS_DIR = path.join(BENCH_DIR, 'results');
 
 const settings = {
   scenarios: (process.env.BENCH_SCENARIOS ?? 'healthz,public,merchant')
