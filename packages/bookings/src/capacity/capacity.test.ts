@@ -160,6 +160,32 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
     expect((await peaksByResource(organizationId)).get(resourceId)).toEqual({ peak: 5, capacity: 5 });
   });
 
+  it('takes the sum as the peak only when every overlapping claim covers the interval', async () => {
+    const organizationId = await insertOrganization(db, 'covering');
+    const resourceId = await insertResource(db, organizationId, { capacity: 8 });
+    await claimNow(organizationId, [claim(resourceId, 0, 60, 3), claim(resourceId, 0, 60, 2)]);
+    await claimNow(organizationId, [claim(resourceId, 60, 120, 2)]);
+    const ctx = { organizationId, at: NOW };
+    const start = BASE.getTime() / 60_000;
+    const free = async (from: number, until: number) =>
+      (
+        await readFreeUnits(db, ctx, [resourceId], { startMinute: start + from, endMinute: start + until })
+      ).get(resourceId);
+    // The two claims of [0, 60) cover [0, 30) whole: their sum, 5, is the peak.
+    expect(await free(0, 30)).toBe(3);
+    // Over [0, 120) and [30, 90) the claims add up to 7 but never meet: swept, the peak is 5.
+    expect(await free(0, 120)).toBe(3);
+    expect(await free(30, 90)).toBe(3);
+    // The trigger agrees: 3 more units over [0, 120) fit by the peak (5 + 3), not by the sum (10).
+    await claimNow(organizationId, [claim(resourceId, 0, 120, 3)]);
+    // Inside [0, 60) every claim covers [10, 20): the sum, 8, is the peak and nothing fits.
+    expect(await refusal(claimNow(organizationId, [claim(resourceId, 10, 20, 1)]))).toBe('BK001');
+    // Over [60, 120) the sum of what overlaps, 5, leaves room for 3.
+    await claimNow(organizationId, [claim(resourceId, 60, 120, 3)]);
+    expect(await free(0, 120)).toBe(0);
+    expect((await peaksByResource(organizationId)).get(resourceId)).toEqual({ peak: 8, capacity: 8 });
+  });
+
   it('stops counting an expired claim at the instant of bookings.now', async () => {
     const organizationId = await insertOrganization(db, 'expiry');
     const resourceId = await insertResource(db, organizationId, { capacity: 1 });

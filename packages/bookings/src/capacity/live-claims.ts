@@ -99,10 +99,12 @@ export interface PeakRow {
 }
 
 /**
- * The peak of each resource's live claims over `[startMinute, endMinute)` (epoch minutes), swept in
- * the database as the capacity trigger sweeps them (a blackout counts as the present capacity; ends
- * before starts at one instant, so touching claims never add up): one row per resource, however many
- * claims. What a single interval needs, where `liveClaimsQuery` ships every claim for a search.
+ * The peak of each resource's live claims over `[startMinute, endMinute)` (epoch minutes), as the
+ * capacity trigger finds it (a blackout counts as the present capacity; ends before starts at one
+ * instant, so touching claims never add up): one row per resource, however many claims. The units
+ * are added first, in one pass: when every claim covers the whole interval (a hot slot) their sum is
+ * the peak; only partial overlaps are swept. What a single interval needs, where `liveClaimsQuery`
+ * ships every claim for a search.
  */
 export function peakClaimsQuery(
   ctx: BookingClockContext,
@@ -111,24 +113,34 @@ export function peakClaimsQuery(
 ) {
   const from = new Date(interval.startMinute * 60_000).toISOString();
   const until = new Date(interval.endMinute * 60_000).toISOString();
+  const range = sql`tstzrange(${from}::timestamptz, ${until}::timestamptz, '[)')`;
   const live = sql`c.organization_id = r.organization_id and c.resource_id = r.id
     and c.released_at is null
     and (c.expires_at is null or c.expires_at > ${ctx.at.toISOString()}::timestamptz)
-    and c.during && tstzrange(${from}::timestamptz, ${until}::timestamptz, '[)')`;
+    and c.during && ${range}`;
   const units = sql`case when c.blackout_id is null then c.quantity else r.capacity end`;
+  // A scalar subquery in a CASE branch runs only when the branch is taken.
   return sql<PeakRow>`
-    select r.id as resource_id, r.capacity, r.status, coalesce((
-      select max(running)::int from (
-        select sum(delta) over (order by at, delta) as running from (
-          select greatest(c.start_minute, ${interval.startMinute}::int) as at, ${units} as delta
-            from booking_capacity_claims c where ${live}
-          union all
-          select least(c.end_minute, ${interval.endMinute}::int), -(${units})
-            from booking_capacity_claims c where ${live}
-        ) events
-      ) sweep
-    ), 0) as peak
+    select r.id as resource_id, r.capacity, r.status,
+      case when claims.total is null then 0
+        when claims.covering then claims.total
+        else coalesce((
+          select max(running)::int from (
+            select sum(delta) over (order by at, delta) as running from (
+              select greatest(c.start_minute, ${interval.startMinute}::int) as at, ${units} as delta
+                from booking_capacity_claims c where ${live}
+              union all
+              select least(c.end_minute, ${interval.endMinute}::int), -(${units})
+                from booking_capacity_claims c where ${live}
+            ) events
+          ) sweep
+        ), 0)
+      end as peak
     from booking_resources r
+    cross join lateral (
+      select sum(${units})::int as total, bool_and(c.during @> ${range}) as covering
+      from booking_capacity_claims c where ${live}
+    ) claims
     where r.organization_id = ${ctx.organizationId} and r.id = any(${[...ids]}::text[])
     order by r.id
   `;
