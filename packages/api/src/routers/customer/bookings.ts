@@ -131,6 +131,23 @@ async function accountChange(
   return outcome.body;
 }
 
+/** A change through a management link: its one use replays (14.17) with `idempotent-replayed: true`. */
+async function guestChange(
+  ctx: ApiContext & { tenant: { organizationId: string } },
+  token: string,
+  request: CustomerActionRequest,
+): Promise<CustomerActionResult> {
+  const { result, replayed, afterCommit } = await requestGuestBookingChange(
+    ctx.db,
+    notifyContext(ctx, ctx.tenant.organizationId),
+    token,
+    request,
+  );
+  if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  await runAfterCommit(ctx, afterCommit, result.booking.id);
+  return result;
+}
+
 const KEY_OPTIONAL =
   'Header `x-idempotency-key` (alias `Idempotency-Key`) is optional: with it, the same key and body replay the outcome (`idempotent-replayed: true`, the booking read fresh), another body is `409 IDEMPOTENCY_KEY_REUSED`. Without it a repeated change is refused by state (`409`), never made twice.';
 
@@ -261,17 +278,9 @@ export const guestBookingsRouter = router({
     })
     .input(cancelRequestInputSchema.extend(guestTokenInputSchema.shape))
     .output(customerActionResultSchema)
-    .mutation(async ({ ctx, input }) => {
+    .mutation(({ ctx, input }) => {
       const { token, ...body } = input;
-      const { result, replayed, afterCommit } = await requestGuestBookingChange(
-        ctx.db,
-        notifyContext(ctx, ctx.tenant.organizationId),
-        token,
-        { kind: 'CANCEL', ...body },
-      );
-      if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      await runAfterCommit(ctx, afterCommit, result.booking.id);
-      return result;
+      return guestChange(ctx, token, { kind: 'CANCEL', ...body });
     }),
 
   rescheduleRequest: tenantProcedure
@@ -288,16 +297,8 @@ export const guestBookingsRouter = router({
     })
     .input(rescheduleRequestInputSchema.safeExtend(guestTokenInputSchema.shape))
     .output(customerActionResultSchema)
-    .mutation(async ({ ctx, input }) => {
+    .mutation(({ ctx, input }) => {
       const { token, ...body } = input;
-      const { result, replayed, afterCommit } = await requestGuestBookingChange(
-        ctx.db,
-        notifyContext(ctx, ctx.tenant.organizationId),
-        token,
-        { kind: 'RESCHEDULE', ...body },
-      );
-      await runAfterCommit(ctx, afterCommit, result.booking.id);
-      if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      return result;
+      return guestChange(ctx, token, { kind: 'RESCHEDULE', ...body });
     }),
 });
