@@ -17,6 +17,7 @@ export * from './bookings/booking-codes.ts';
 export * from './bookings/booking-payments.ts';
 export * from './bookings/booking-read.ts';
 export * from './bookings/booking-settlement.ts';
+export * from './bookings/booking-tax.ts';
 export * from './bookings/change-requests.ts';
 export * from './bookings/convert-hold.ts';
 export * from './bookings/convert-schemas.ts';

@@ -7,6 +7,7 @@ import {
   claimPaymentWebhookEvent,
   type IdempotencyRequest,
   type IdempotentResponse,
+  isIdempotencyKeyRecorded,
   PAYMENT_WEBHOOK_EVENT_RETENTION_MS,
   pruneIdempotencyKeys,
   prunePaymentWebhookEvents,
@@ -339,6 +340,29 @@ describe('withIdempotency', () => {
     );
     expect(rerun).toEqual({ status: 201, body: { id: `${key}-3` }, replayed: false });
     expect((await recordOf(key))!.expires_at).toEqual(new Date(expired.getTime() + 24 * HOUR));
+  });
+
+  it('says a key is recorded once its outcome is committed, in its tenant and operation, until it expires', async () => {
+    const key = newKey();
+    const recorded = (overrides: Partial<IdempotencyRequest> = {}) =>
+      isIdempotencyKeyRecorded(db, request({ key, ...overrides }));
+    expect(await recorded()).toBe(false);
+    await expect(
+      withIdempotency(db, request({ key }), async () => {
+        throw new AppError('STALE_STATE');
+      }),
+    ).rejects.toThrow();
+    expect(await recorded()).toBe(false);
+    await withIdempotency(db, request({ key }), async (trx) => {
+      // The claim in flight is not a record yet, even to its own transaction.
+      expect(await isIdempotencyKeyRecorded(trx, request({ key }))).toBe(false);
+      return effect(`${key}-1`)(trx);
+    });
+    expect(await recorded()).toBe(true);
+    expect(await recorded({ organizationId: 'org_B' })).toBe(false);
+    expect(await recorded({ operation: 'POST /other' })).toBe(false);
+    expect(await recorded({ now: new Date(NOW.getTime() + 24 * HOUR - 1) })).toBe(true);
+    expect(await recorded({ now: new Date(NOW.getTime() + 24 * HOUR) })).toBe(false);
   });
 
   it('stores what toRecord keeps and replays through fromRecord', async () => {

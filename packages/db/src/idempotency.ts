@@ -253,6 +253,29 @@ export function withIdempotency<T>(
   });
 }
 
+/**
+ * Whether the key has a committed, live record (an expired one counts as
+ * absent, as in `withIdempotency`): the request can then only replay or be
+ * refused as a reuse, so an operation may skip the provider calls it makes
+ * before its transaction (14.10). A claim still in flight is not seen: that
+ * request makes its own calls, then waits on the first in `withIdempotency`.
+ */
+export async function isIdempotencyKeyRecorded(
+  db: Kysely<Database>,
+  request: Pick<IdempotencyRequest, 'organizationId' | 'operation' | 'key' | 'now'>,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select('key_hash')
+    .where('organization_id', '=', request.organizationId)
+    .where('operation', '=', request.operation)
+    .where('key_hash', '=', hashToken(request.key))
+    .where('expires_at', '>', request.now)
+    .where('response_status', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A hash per top-level body field and per path id: enough to name what differs, nothing to read back. */
 function intentFields(intent: IdempotencyRequest['intent']): Record<string, string> {
   const fields: Record<string, string> = {};

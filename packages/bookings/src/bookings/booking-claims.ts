@@ -19,6 +19,7 @@ import {
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import type { BookingClockContext } from '../context.ts';
 import type { CheckoutTerms } from '../pricing/price.ts';
+import { type DeliverySettings, deliverySettingsSchema } from '../services/schemas.ts';
 import { loadRequirements, serviceNotFound } from '../services/service-read.ts';
 
 /**
@@ -48,6 +49,8 @@ export interface BookingServiceTerms {
   rules: BookableService;
   checkout: z.output<typeof storedCheckoutSchema>;
   policies: unknown;
+  /** Its delivery settings now (14.12): a merchant booking is rated against them. */
+  delivery: DeliverySettings;
   /** Requirement id → its selection mode and name. */
   requirementInfo: Map<string, { name: string; selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED' }>;
 }
@@ -75,6 +78,7 @@ export async function loadServiceTerms(
       'pricing',
       'checkout',
       'policies',
+      'delivery',
     ])
     .where('organization_id', '=', organizationId)
     .where('id', '=', serviceId)
@@ -114,6 +118,7 @@ export async function loadServiceTerms(
     },
     checkout,
     policies: row.policies,
+    delivery: deliverySettingsSchema.parse(row.delivery),
     requirementInfo: new Map(
       requirementRows.map((requirement) => [
         requirement.id,

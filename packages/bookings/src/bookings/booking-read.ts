@@ -70,7 +70,7 @@ const deliverySchema = z
     feeInCents: z.number().int(),
   })
   .nullable()
-  .describe('The delivery frozen at conversion (14.12); null for pickup');
+  .describe('The delivery frozen at conversion or merchant creation (14.12); null for pickup');
 
 export const bookingDetailSchema = z
   .object({

@@ -1,6 +1,5 @@
 import { AppError, hashToken, newId } from '@commerce/core';
 import { type BookingStatus, type Database, withIdempotency } from '@commerce/db';
-import type { TaxProvider } from '@commerce/orders';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { freeUnits, resourceLoad } from '../availability/capacity.ts';
@@ -17,6 +16,13 @@ import {
   recordConfirmedBookingSale,
   reissueBookingCheckoutToken,
 } from './booking-payments.ts';
+import {
+  type BookingTax,
+  hasTaxProvider,
+  type QuotedTax,
+  quoteBookingTax,
+  totalWithTax,
+} from './booking-tax.ts';
 import type { ConversionFlow, ConversionRead, ConvertHoldInput, TerminalReason } from './convert-schemas.ts';
 import { historyEntry } from './history.ts';
 import { type BookingNotifyContext, notifyBookingCustomer, notifyBookingMerchant } from './notify.ts';
@@ -155,7 +161,7 @@ async function retireHold(
   await releaseClaims(trx, ctx, { kind: 'HOLD', id: hold.id });
 }
 
-/** The frozen price (14.9): the pricing then in force, the hold's delivery fee, no tax provider yet. */
+/** The frozen price (14.9): the pricing then in force, the hold's delivery fee, the tax quoted (`totalWithTax`). */
 function freezeAmounts(
   service: ServiceRow,
   hold: HoldRow,
@@ -182,11 +188,7 @@ function freezeAmounts(
     subtotalInCents = preview.subtotalInCents;
   }
   const deliveryFeeInCents = delivery?.feeInCents ?? 0;
-  if (tax && (tax.subtotalInCents !== subtotalInCents || tax.deliveryFeeInCents !== deliveryFeeInCents))
-    throw new AppError('STALE_STATE', 'The price changed while the tax was computed; retry');
-  const taxInCents = tax?.taxInCents ?? 0;
-  // Prices that include tax record it without adding it (as checkout does).
-  const totalInCents = subtotalInCents + deliveryFeeInCents + (tax?.included ? 0 : taxInCents);
+  const { taxInCents, totalInCents } = totalWithTax(subtotalInCents, deliveryFeeInCents, tax);
   const amountDueNowInCents =
     checkout.paymentMode === 'PAY_NOW'
       ? totalInCents
@@ -210,20 +212,6 @@ function flowOf(
   return 'CONFIRMED';
 }
 
-/** The tax quoted before the transaction, for the amounts it was quoted on. */
-interface QuotedTax {
-  subtotalInCents: number;
-  deliveryFeeInCents: number;
-  taxInCents: number;
-  included: boolean;
-}
-
-/** The orders area's tax provider and the store's setting, when the route has them. */
-export interface ConversionTax {
-  provider: TaxProvider;
-  pricesIncludeTax: boolean;
-}
-
 /**
  * The tax of a conversion (14.9), quoted before its transaction like every
  * provider call (14.10): on the price the hold would convert at now, for the
@@ -236,9 +224,9 @@ async function quoteConversionTax(
   ctx: ConvertContext,
   hold: HoldRow,
   currency: string,
-  tax: ConversionTax | undefined,
+  tax: BookingTax | undefined,
 ): Promise<QuotedTax | null> {
-  if (!tax || tax.provider.kind === 'none') return null;
+  if (!hasTaxProvider(tax)) return null;
   const service = await db
     .selectFrom('booking_services')
     .selectAll()
@@ -257,33 +245,12 @@ async function quoteConversionTax(
   }
   const amounts = freezeAmounts(service, hold, snapshot.data, delivery, checkout.data, currency);
   if (amounts === null) return null;
-  let country = delivery?.address?.country ?? null;
-  if (country === null) {
-    const settings = await db
-      .selectFrom('organization_settings')
-      .select('business_profile')
-      .where('organization_id', '=', ctx.organizationId)
-      .executeTakeFirst();
-    const address = z
-      .object({ address: z.object({ country: z.string().regex(/^[A-Z]{2}$/) }).loose() })
-      .loose()
-      .safeParse(settings?.business_profile);
-    country = address.success ? address.data.address.country : null;
-  }
-  const quote = await tax.provider.quote({
-    organizationId: ctx.organizationId,
+  return quoteBookingTax(db, ctx, tax, {
     currency,
-    country,
-    subtotalInCents: amounts.subtotalInCents,
-    shippingInCents: amounts.deliveryFeeInCents,
-    pricesIncludeTax: tax.pricesIncludeTax,
-  });
-  return {
     subtotalInCents: amounts.subtotalInCents,
     deliveryFeeInCents: amounts.deliveryFeeInCents,
-    taxInCents: quote.taxInCents,
-    included: tax.pricesIncludeTax,
-  };
+    deliveryCountry: delivery?.address?.country ?? null,
+  });
 }
 
 /** The earlier of two instants. */
@@ -683,7 +650,7 @@ export async function convertHold(
   ctx: ConvertContext,
   holdId: string,
   body: ConvertHoldInput,
-  options: { currency: string; idempotencyKey: string; tax?: ConversionTax },
+  options: { currency: string; idempotencyKey: string; tax?: BookingTax },
 ): Promise<{ conversion: ConversionRead; replayed: boolean }> {
   const found = await findHold(db, ctx.organizationId, holdId);
   assertPossession(found, options.idempotencyKey);

@@ -1,6 +1,7 @@
 import { booleanQuerySchema, cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
 import { instantSchema, MAX_PARTY_SIZE, parseInstant } from '../availability/schemas.ts';
+import { deliveryInputSchema } from '../delivery/schemas.ts';
 import { BOOKING_STATUSES, bookingStatusSchema } from './booking-read.ts';
 import { MAX_ASSIGNEES } from './transitions.ts';
 
@@ -44,14 +45,13 @@ export const createMerchantBookingInputSchema = z
       email: z.email().max(320),
       phone: z.string().trim().min(1).max(50).nullish(),
     }),
-    delivery: z
-      .null()
-      .optional()
-      .describe('Pickup only for merchant bookings for now: absent or null (see docs/decisions.md)'),
+    delivery: deliveryInputSchema.describe(
+      "As for holds (14.12): `{ method: PICKUP }`, `null` or absent for pickup (services `PICKUP_ONLY` and `OPTIONAL`); `{ method: DELIVERY, destinationAddress }` for delivery (services `OPTIONAL` and `REQUIRED`), rated against the service's delivery settings whatever `ignoreRules`; the snapshot and fee are frozen on the booking",
+    ),
     ignoreRules: z
       .boolean()
       .default(false)
-      .describe('Skip hours, closures, lead time and maximum advance; never capacity'),
+      .describe('Skip hours, closures, lead time and maximum advance; never capacity nor delivery'),
   })
   .superRefine(intervalRefinement);
 export type CreateMerchantBookingInput = z.output<typeof createMerchantBookingInputSchema>;

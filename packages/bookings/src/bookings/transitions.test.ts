@@ -1,10 +1,15 @@
 import { AppError, newId } from '@commerce/core';
 import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
-import type { Kysely } from 'kysely';
+import type { TaxProvider } from '@commerce/orders';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookingShop, EMAIL, insertBooking, liveClaimsOf } from '../../test/booking-factories.ts';
 import { minutesAfter } from '../../test/factories.ts';
+import { type DistanceProvider, sandboxDistanceProvider } from '../delivery/distance-provider.ts';
+import { parseDeliverySnapshot } from '../delivery/schemas.ts';
+import { createHold } from '../holds/holds.ts';
+import { createHoldInputSchema } from '../holds/schemas.ts';
 import { readBookingDetail } from './booking-read.ts';
 import { createMerchantBooking } from './create-booking.ts';
 import { assertBookingVisible, listMerchantBookings } from './merchant-access.ts';
@@ -538,7 +543,12 @@ describe(`merchant booking creation (${testDatabaseKind})`, () => {
 
   it('creates a CONFIRMED booking with its claim, code, history, audit and email; a same-key call replays it', async () => {
     const shop = await bookingShop(db, 'create', { now: NOW });
-    const options = { currency: 'EUR', idempotencyKey: 'create-key-0000000001', actor };
+    const options = {
+      currency: 'EUR',
+      idempotencyKey: 'create-key-0000000001',
+      actor,
+      distance: sandboxDistanceProvider,
+    };
     const first = await createMerchantBooking(db, ctxOf(shop.organizationId), body(shop.serviceId), options);
     expect(first.replayed).toBe(false);
     expect(first.booking).toMatchObject({
@@ -569,7 +579,12 @@ describe(`merchant booking creation (${testDatabaseKind})`, () => {
   it('checks the time rules unless ignoreRules, and the shape always', async () => {
     const shop = await bookingShop(db, 'create-rules', { now: NOW });
     const far = { startsAt: '2026-10-10T10:00:00Z', endsAt: '2026-10-10T11:00:00Z' };
-    const options = (key: string) => ({ currency: 'EUR', idempotencyKey: `rules-key-${key}-000000`, actor });
+    const options = (key: string) => ({
+      currency: 'EUR',
+      idempotencyKey: `rules-key-${key}-000000`,
+      actor,
+      distance: sandboxDistanceProvider,
+    });
     expect(
       await codeOf(() =>
         createMerchantBooking(db, ctxOf(shop.organizationId), body(shop.serviceId, far), options('a')),
@@ -675,5 +690,496 @@ describe(`merchant list and Staff visibility (${testDatabaseKind})`, () => {
     expect(
       await codeOf(() => list({ cursor: ids[0] }, { scope: 'ASSIGNED', userId: 'usr_someone_else' })),
     ).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe(`merchant booking delivery and tax (${testDatabaseKind})`, () => {
+  const ORIGIN = { line1: 'Rua Augusta 1', city: 'Lisboa', postalCode: '1100-048', country: 'PT' };
+  const BANDS = [
+    { label: 'Centre', maxDistanceMeters: 5000, feeInCents: 500 },
+    { label: 'Greater Lisbon', maxDistanceMeters: 20_000, feeInCents: 1500 },
+  ];
+  const OPTIONAL = { mode: 'OPTIONAL', originAddress: ORIGIN, bands: BANDS };
+  const delivered = (postalCode: string, country = 'pt') => ({
+    method: 'DELIVERY',
+    destinationAddress: { line1: '  Rua do Ouro 2 ', city: 'Lisboa', postalCode: ` ${postalCode} `, country },
+  });
+  const actor = { userId: 'usr_owner', email: 'owner@shop.test' };
+  const body = (serviceId: string, overrides: Record<string, unknown> = {}) =>
+    createMerchantBookingInputSchema.parse({
+      serviceId,
+      startsAt: '2026-07-10T10:00:00Z',
+      endsAt: '2026-07-10T11:00:00Z',
+      quantity: 1,
+      customer: { name: 'Grace Hopper', email: 'grace@example.test' },
+      ...overrides,
+    });
+
+  /** Idempotency records of the tenant: a provider asked before the transaction sees none for its key. */
+  const keyCount = async (organizationId: string) =>
+    (
+      await db
+        .selectFrom('idempotency_keys')
+        .select('key_hash')
+        .where('organization_id', '=', organizationId)
+        .execute()
+    ).length;
+
+  /** The sandbox distance, counting its calls (and the keys recorded then) until `isDown`. */
+  function countingDistance(organizationId: string) {
+    const state = { isDown: false, calls: [] as number[] };
+    const provider: DistanceProvider = {
+      kind: 'sandbox',
+      async distance(request) {
+        state.calls.push(await keyCount(organizationId));
+        if (state.isDown) throw new Error('connect ECONNREFUSED');
+        return sandboxDistanceProvider.distance(request);
+      },
+    };
+    return { provider, state };
+  }
+
+  /** 10 % of goods and delivery (or the part of them that is tax), counting its calls and countries. */
+  function countingTax(organizationId: string, pricesIncludeTax = false) {
+    const state = { isDown: false, countries: [] as (string | null)[], keysSeen: [] as number[] };
+    const provider: TaxProvider = {
+      kind: 'sandbox',
+      async quote(input) {
+        state.keysSeen.push(await keyCount(organizationId));
+        state.countries.push(input.country);
+        if (state.isDown) throw new Error('tax service unavailable');
+        const base = input.subtotalInCents + input.shippingInCents;
+        return {
+          taxInCents: input.pricesIncludeTax ? Math.round(base - base / 1.1) : Math.round(base * 0.1),
+          rateBasisPoints: 1000,
+        };
+      },
+    };
+    return { tax: { provider, pricesIncludeTax }, state };
+  }
+
+  async function rowsOf(organizationId: string) {
+    const count = async (
+      table: 'bookings' | 'booking_capacity_claims' | 'idempotency_keys' | 'sales_records',
+    ) =>
+      (
+        await db
+          .selectFrom(table)
+          .select(sql<number>`count(*)::int`.as('count'))
+          .where('organization_id', '=', organizationId)
+          .executeTakeFirstOrThrow()
+      ).count;
+    return {
+      bookings: await count('bookings'),
+      claims: await count('booking_capacity_claims'),
+      keys: await count('idempotency_keys'),
+      sales: await count('sales_records'),
+    };
+  }
+
+  async function refusalOf(run: () => Promise<unknown>) {
+    try {
+      await run();
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { code: error.code, status: error.status, details: error.details };
+    }
+    throw new Error('expected a refusal');
+  }
+
+  let holdKeys = 0;
+  /** The same request as a public hold, for its answer. */
+  function holdFor(organizationId: string, serviceId: string, delivery: unknown) {
+    holdKeys += 1;
+    return createHold(
+      db,
+      { organizationId, at: NOW, clientAddress: `198.51.100.${holdKeys}` },
+      createHoldInputSchema.parse({
+        serviceId,
+        startsAt: '2026-07-10T10:00:00Z',
+        endsAt: '2026-07-10T11:00:00Z',
+        quantity: 1,
+        customerEmail: 'grace@example.test',
+        delivery,
+      }),
+      {
+        currency: 'EUR',
+        idempotencyKey: `hold-compare-key-${holdKeys}-0000`,
+        distance: sandboxDistanceProvider,
+      },
+    );
+  }
+
+  it('freezes the delivery snapshot and fee: the total is the subtotal plus the fee; pickup stays null', async () => {
+    const shop = await bookingShop(db, 'create-delivery', {
+      now: NOW,
+      capacity: 2,
+      serviceOverrides: { delivery: OPTIONAL },
+    });
+    const { provider, state } = countingDistance(shop.organizationId);
+    const created = await createMerchantBooking(
+      db,
+      ctxOf(shop.organizationId),
+      body(shop.serviceId, { delivery: delivered('12000') }),
+      { currency: 'EUR', idempotencyKey: 'delivery-key-0000000001', actor, distance: provider },
+    );
+    expect(state.calls).toEqual([0]);
+    expect(created.booking).toMatchObject({
+      status: 'CONFIRMED',
+      delivery: {
+        method: 'DELIVERY',
+        destinationAddress: {
+          line1: 'Rua do Ouro 2',
+          line2: null,
+          city: 'Lisboa',
+          state: null,
+          postalCode: '12000',
+          country: 'PT',
+        },
+        distanceMeters: 12_000,
+        band: { label: 'Greater Lisbon', maxDistanceMeters: 20_000 },
+        feeInCents: 1500,
+      },
+      price: { subtotalInCents: 4000, deliveryFeeInCents: 1500, taxInCents: 0, totalInCents: 5500 },
+    });
+    const row = await db
+      .selectFrom('bookings')
+      .select(['delivery', 'delivery_fee_in_cents', 'total_in_cents', 'sales_record_id'])
+      .where('organization_id', '=', shop.organizationId)
+      .where('id', '=', created.booking.id)
+      .executeTakeFirstOrThrow();
+    // Frozen as a hold freezes it, readable by conversion's strict reader.
+    expect(parseDeliverySnapshot({ delivery: row.delivery })).toEqual({
+      method: 'DELIVERY',
+      address: {
+        line1: 'Rua do Ouro 2',
+        line2: null,
+        city: 'Lisboa',
+        state: null,
+        postalCode: '12000',
+        country: 'PT',
+      },
+      addressSummary: 'Lisboa, 12000, PT',
+      distanceMeters: 12_000,
+      band: { label: 'Greater Lisbon', maxDistanceMeters: 20_000 },
+      area: 'Greater Lisbon',
+      feeInCents: 1500,
+      evaluatedAt: NOW.toISOString(),
+    });
+    const lines = await db
+      .selectFrom('sales_record_lines')
+      .select(['type', 'name', 'unit_price_in_cents'])
+      .where('sales_record_id', '=', row.sales_record_id!)
+      .orderBy('position')
+      .execute();
+    expect(lines.map((line) => [line.type, line.name, line.unit_price_in_cents])).toEqual([
+      ['SERVICE', expect.any(String), 4000],
+      ['FEE', 'Delivery (Greater Lisbon)', 1500],
+    ]);
+
+    const pickup = await createMerchantBooking(
+      db,
+      ctxOf(shop.organizationId),
+      body(shop.serviceId, { delivery: { method: 'PICKUP' } }),
+      { currency: 'EUR', idempotencyKey: 'delivery-key-0000000002', actor, distance: provider },
+    );
+    expect(pickup.booking.delivery).toBeNull();
+    expect(pickup.booking.price).toMatchObject({ deliveryFeeInCents: 0, totalInCents: 4000 });
+    expect(state.calls).toHaveLength(1);
+  });
+
+  it('freezes the tax quoted before the transaction: the delivery country, else the business country; included tax is not added', async () => {
+    const shop = await bookingShop(db, 'create-tax', {
+      now: NOW,
+      capacity: 3,
+      serviceOverrides: { delivery: { mode: 'OPTIONAL', originAddress: ORIGIN, flatFeeInCents: 700 } },
+    });
+    await db
+      .insertInto('organization_settings')
+      .values({
+        organization_id: shop.organizationId,
+        business_profile: JSON.stringify({ address: { country: 'DE' } }),
+      })
+      .execute();
+    const added = countingTax(shop.organizationId);
+    const delivery = await createMerchantBooking(
+      db,
+      ctxOf(shop.organizationId),
+      body(shop.serviceId, { delivery: delivered('1000', 'fr') }),
+      {
+        currency: 'EUR',
+        idempotencyKey: 'tax-key-00000000000001',
+        actor,
+        distance: sandboxDistanceProvider,
+        tax: added.tax,
+      },
+    );
+    expect(added.state).toMatchObject({ countries: ['FR'], keysSeen: [0] });
+    expect(delivery.booking.price).toEqual({
+      currency: 'EUR',
+      subtotalInCents: 4000,
+      deliveryFeeInCents: 700,
+      taxInCents: 470,
+      totalInCents: 5170,
+    });
+    const pickup = await createMerchantBooking(db, ctxOf(shop.organizationId), body(shop.serviceId), {
+      currency: 'EUR',
+      idempotencyKey: 'tax-key-00000000000002',
+      actor,
+      distance: sandboxDistanceProvider,
+      tax: added.tax,
+    });
+    expect(added.state.countries).toEqual(['FR', 'DE']);
+    expect(pickup.booking.price).toMatchObject({ taxInCents: 400, totalInCents: 4400 });
+
+    const included = countingTax(shop.organizationId, true);
+    const within = await createMerchantBooking(db, ctxOf(shop.organizationId), body(shop.serviceId), {
+      currency: 'EUR',
+      idempotencyKey: 'tax-key-00000000000003',
+      actor,
+      distance: sandboxDistanceProvider,
+      tax: included.tax,
+    });
+    expect(within.booking.price).toMatchObject({
+      subtotalInCents: 4000,
+      taxInCents: 364,
+      totalInCents: 4000,
+    });
+    const sales = await db
+      .selectFrom('bookings as b')
+      .innerJoin('sales_records as s', 's.id', 'b.sales_record_id')
+      .select(['b.id', 's.tax_in_cents', 's.tax_included', 's.total_in_cents'])
+      .where('b.organization_id', '=', shop.organizationId)
+      .execute();
+    const saleOf = (id: string) => sales.find((sale) => sale.id === id);
+    expect(saleOf(delivery.booking.id)).toMatchObject({
+      tax_in_cents: 470,
+      tax_included: false,
+      total_in_cents: 5170,
+    });
+    expect(saleOf(within.booking.id)).toMatchObject({
+      tax_in_cents: 364,
+      tax_included: true,
+      total_in_cents: 4000,
+    });
+  });
+
+  it('refuses a delivery as a hold does, with its code and path, whatever ignoreRules; nothing is booked or recorded', async () => {
+    const pickupOnly = await bookingShop(db, 'create-pickup-only', { now: NOW });
+    const hold = await refusalOf(() =>
+      holdFor(pickupOnly.organizationId, pickupOnly.serviceId, delivered('1000')),
+    );
+    expect(hold).toMatchObject({
+      code: 'BOOKING_DELIVERY_INVALID',
+      status: 400,
+      details: { issues: [{ path: 'delivery.method' }] },
+    });
+    for (const [key, ignoreRules] of [
+      ['pickup-only-key-000001', false],
+      ['pickup-only-key-000002', true],
+    ] as const) {
+      expect(
+        await refusalOf(() =>
+          createMerchantBooking(
+            db,
+            ctxOf(pickupOnly.organizationId),
+            body(pickupOnly.serviceId, { delivery: delivered('1000'), ignoreRules }),
+            { currency: 'EUR', idempotencyKey: key, actor, distance: sandboxDistanceProvider },
+          ),
+        ),
+      ).toEqual(hold);
+    }
+
+    const required = await bookingShop(db, 'create-delivery-only', {
+      now: NOW,
+      serviceOverrides: { delivery: { ...OPTIONAL, mode: 'REQUIRED' } },
+    });
+    const pickupRefused = await refusalOf(() => holdFor(required.organizationId, required.serviceId, null));
+    expect(pickupRefused).toMatchObject({
+      code: 'BOOKING_DELIVERY_INVALID',
+      details: { issues: [{ path: 'delivery' }] },
+    });
+    expect(
+      await refusalOf(() =>
+        createMerchantBooking(
+          db,
+          ctxOf(required.organizationId),
+          body(required.serviceId, { ignoreRules: true }),
+          {
+            currency: 'EUR',
+            idempotencyKey: 'delivery-only-key-0001',
+            actor,
+            distance: sandboxDistanceProvider,
+          },
+        ),
+      ),
+    ).toEqual(pickupRefused);
+    const beyond = await refusalOf(() =>
+      holdFor(required.organizationId, required.serviceId, delivered('20001')),
+    );
+    expect(beyond).toMatchObject({
+      code: 'BOOKING_DELIVERY_OUT_OF_RANGE',
+      status: 400,
+      details: { issues: [{ path: 'delivery.destinationAddress' }] },
+    });
+    expect(
+      await refusalOf(() =>
+        createMerchantBooking(
+          db,
+          ctxOf(required.organizationId),
+          body(required.serviceId, { delivery: delivered('20001') }),
+          {
+            currency: 'EUR',
+            idempotencyKey: 'delivery-only-key-0002',
+            actor,
+            distance: sandboxDistanceProvider,
+          },
+        ),
+      ),
+    ).toEqual(beyond);
+    expect(await rowsOf(pickupOnly.organizationId)).toEqual({ bookings: 0, claims: 0, keys: 0, sales: 0 });
+    expect(await rowsOf(required.organizationId)).toMatchObject({ bookings: 0, keys: 0 });
+  });
+
+  it('replays a recorded key without rating or quoting again, even with the providers down', async () => {
+    const shop = await bookingShop(db, 'create-delivery-replay', {
+      now: NOW,
+      capacity: 2,
+      serviceOverrides: { delivery: OPTIONAL },
+    });
+    const distance = countingDistance(shop.organizationId);
+    const tax = countingTax(shop.organizationId);
+    const request = body(shop.serviceId, { delivery: delivered('4000') });
+    const options = {
+      currency: 'EUR',
+      idempotencyKey: 'delivery-replay-key-0001',
+      actor,
+      distance: distance.provider,
+      tax: tax.tax,
+    };
+    const first = await createMerchantBooking(db, ctxOf(shop.organizationId), request, options);
+    expect(first.replayed).toBe(false);
+    expect(first.booking.price).toMatchObject({
+      deliveryFeeInCents: 500,
+      taxInCents: 450,
+      totalInCents: 4950,
+    });
+    distance.state.isDown = true;
+    tax.state.isDown = true;
+    const again = await createMerchantBooking(
+      db,
+      ctxOf(shop.organizationId, minutesAfter(NOW, 5)),
+      request,
+      options,
+    );
+    expect(again.replayed).toBe(true);
+    expect(again.booking).toEqual(first.booking);
+    expect(
+      (
+        await refusalOf(() =>
+          createMerchantBooking(
+            db,
+            ctxOf(shop.organizationId),
+            body(shop.serviceId, { delivery: delivered('4001') }),
+            options,
+          ),
+        )
+      ).code,
+    ).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(distance.state.calls).toEqual([0]);
+    expect(tax.state.keysSeen).toEqual([0]);
+    expect(await rowsOf(shop.organizationId)).toEqual({ bookings: 1, claims: 1, keys: 1, sales: 1 });
+  });
+
+  it('records nothing when a provider fails: the same key runs again', async () => {
+    const shop = await bookingShop(db, 'create-delivery-retry', {
+      now: NOW,
+      serviceOverrides: { delivery: OPTIONAL },
+    });
+    const distance = countingDistance(shop.organizationId);
+    const tax = countingTax(shop.organizationId);
+    const request = body(shop.serviceId, { delivery: delivered('4000') });
+    const options = {
+      currency: 'EUR',
+      idempotencyKey: 'delivery-retry-key-0001',
+      actor,
+      distance: distance.provider,
+      tax: tax.tax,
+    };
+    distance.state.isDown = true;
+    expect(
+      await refusalOf(() => createMerchantBooking(db, ctxOf(shop.organizationId), request, options)),
+    ).toEqual({
+      code: 'BOOKING_DELIVERY_UNAVAILABLE',
+      status: 503,
+      details: { issues: [{ path: 'delivery.destinationAddress', message: expect.any(String) }] },
+    });
+    expect(tax.state.keysSeen).toEqual([]);
+    expect(await rowsOf(shop.organizationId)).toEqual({ bookings: 0, claims: 0, keys: 0, sales: 0 });
+
+    distance.state.isDown = false;
+    tax.state.isDown = true;
+    await expect(createMerchantBooking(db, ctxOf(shop.organizationId), request, options)).rejects.toThrow(
+      'tax service unavailable',
+    );
+    expect(await rowsOf(shop.organizationId)).toEqual({ bookings: 0, claims: 0, keys: 0, sales: 0 });
+
+    tax.state.isDown = false;
+    const created = await createMerchantBooking(db, ctxOf(shop.organizationId), request, options);
+    expect(created.replayed).toBe(false);
+    expect(created.booking.price).toMatchObject({
+      deliveryFeeInCents: 500,
+      taxInCents: 450,
+      totalInCents: 4950,
+    });
+    expect(distance.state.calls).toEqual([0, 0, 0]);
+    expect(await rowsOf(shop.organizationId)).toEqual({ bookings: 1, claims: 1, keys: 1, sales: 1 });
+  });
+
+  it('refuses with 409 STALE_STATE, recording nothing, when the price changes after the tax was quoted', async () => {
+    const shop = await bookingShop(db, 'create-tax-stale', { now: NOW });
+    const { tax } = countingTax(shop.organizationId);
+    const repricing: TaxProvider = {
+      kind: 'sandbox',
+      async quote(input) {
+        // The merchant edits the price while the provider answers.
+        const { pricing } = await db
+          .selectFrom('booking_services')
+          .select('pricing')
+          .where('id', '=', shop.serviceId)
+          .executeTakeFirstOrThrow();
+        await db
+          .updateTable('booking_services')
+          .set({ pricing: JSON.stringify({ ...(pricing as object), amountInCents: 5000 }) })
+          .where('organization_id', '=', shop.organizationId)
+          .where('id', '=', shop.serviceId)
+          .execute();
+        return tax.provider.quote(input);
+      },
+    };
+    const options = {
+      currency: 'EUR',
+      idempotencyKey: 'tax-stale-key-000000001',
+      actor,
+      distance: sandboxDistanceProvider,
+      tax: { provider: repricing, pricesIncludeTax: false },
+    };
+    expect(
+      (
+        await refusalOf(() =>
+          createMerchantBooking(db, ctxOf(shop.organizationId), body(shop.serviceId), options),
+        )
+      ).code,
+    ).toBe('STALE_STATE');
+    expect(await rowsOf(shop.organizationId)).toEqual({ bookings: 0, claims: 0, keys: 0, sales: 0 });
+    const retried = await createMerchantBooking(db, ctxOf(shop.organizationId), body(shop.serviceId), {
+      ...options,
+      tax,
+    });
+    expect(retried.booking.price).toMatchObject({
+      subtotalInCents: 5000,
+      taxInCents: 500,
+      totalInCents: 5500,
+    });
   });
 });
