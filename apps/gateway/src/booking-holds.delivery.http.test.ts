@@ -1,22 +1,12 @@
 import { hostedAppOrigin } from '@commerce/api';
-import { type DistanceProvider, sandboxDistanceProvider } from '@commerce/bookings';
 import { loadConfig } from '@commerce/core';
 import { createSession, upsertVerifiedCustomer } from '@commerce/customers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { switchableDistance } from '../test/distance.ts';
 import { createHarness, expectError, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 
-/** The sandbox, unless a test turns it off (a provider outage). */
-let isProviderDown = false;
-let providerCalls = 0;
-const switchable: DistanceProvider = {
-  kind: 'sandbox',
-  async distance(request) {
-    providerCalls += 1;
-    if (isProviderDown) throw new Error('connect ECONNREFUSED');
-    return sandboxDistanceProvider.distance(request);
-  },
-};
+const distance = switchableDistance();
 
 let h: Harness;
 let shop: RoleFixture;
@@ -76,7 +66,7 @@ async function deliveredService(slug: string, delivery: Record<string, unknown>)
 }
 
 beforeAll(async () => {
-  h = await createHarness({ env: { TRUST_PROXY: 'true' }, distance: switchable });
+  h = await createHarness({ env: { TRUST_PROXY: 'true' }, distance: distance.provider });
   h.clock.set('2026-07-01T08:00:00Z');
   shop = await createRoleFixture(h, 'dlv-shop');
   other = await createRoleFixture(h, 'dlv-other');
@@ -248,7 +238,7 @@ describe('booking hold delivery over HTTP (14.12)', () => {
   it('a provider outage is 503 with nothing held or recorded: the same key succeeds once it is back', async () => {
     const key = 'http-delivery-outage-key-0001';
     const delivery = { method: 'DELIVERY', destinationAddress: address('4000') };
-    isProviderDown = true;
+    distance.state.isDown = true;
     try {
       const down = await expectError(
         await holdRequest('required', delivery, { key }),
@@ -257,13 +247,13 @@ describe('booking hold delivery over HTTP (14.12)', () => {
       );
       expect(down.details?.issues?.[0]?.path).toBe('delivery.destinationAddress');
     } finally {
-      isProviderDown = false;
+      distance.state.isDown = false;
     }
-    const calls = providerCalls;
+    const calls = distance.state.calls;
     const created = await holdRequest('required', delivery, { key });
     expect(created.headers.get('idempotent-replayed')).toBeNull();
     const hold = await ok<HoldBody>(created, 201);
-    expect(providerCalls).toBe(calls + 1);
+    expect(distance.state.calls).toBe(calls + 1);
     expect(hold.delivery).toMatchObject({ distanceMeters: 4000, feeInCents: 500 });
     const replay = await holdRequest('required', delivery, { key });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');

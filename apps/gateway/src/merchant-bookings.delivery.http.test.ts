@@ -1,20 +1,10 @@
-import { type DistanceProvider, sandboxDistanceProvider } from '@commerce/bookings';
 import { testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { switchableDistance } from '../test/distance.ts';
 import { createHarness, expectError, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 
-/** The sandbox, counting its calls, unless a test turns it off (a provider outage). */
-let isProviderDown = false;
-let providerCalls = 0;
-const switchable: DistanceProvider = {
-  kind: 'sandbox',
-  async distance(request) {
-    providerCalls += 1;
-    if (isProviderDown) throw new Error('connect ECONNREFUSED');
-    return sandboxDistanceProvider.distance(request);
-  },
-};
+const distance = switchableDistance();
 
 let h: Harness;
 let shop: RoleFixture;
@@ -110,7 +100,7 @@ const bookingsOf = async () =>
   ).length;
 
 beforeAll(async () => {
-  h = await createHarness({ env: { TAX_PROVIDER: 'sandbox' }, distance: switchable });
+  h = await createHarness({ env: { TAX_PROVIDER: 'sandbox' }, distance: distance.provider });
   h.clock.set('2026-07-01T08:00:00Z');
   shop = await createRoleFixture(h, 'bkg-delivery', ['bookings:manage']);
 });
@@ -122,9 +112,9 @@ describe(`merchant booking delivery over HTTP (${testDatabaseKind})`, () => {
   it('freezes the delivery, its fee and the sandbox tax of its country; a replay answers it without measuring again', async () => {
     const serviceId = await service({ mode: 'OPTIONAL', originAddress: ORIGIN, bands: BANDS });
     const key = newKey();
-    const calls = providerCalls;
+    const calls = distance.state.calls;
     const booking = await ok<Detail>(await book(serviceId, delivered('12000'), key), 201);
-    expect(providerCalls).toBe(calls + 1);
+    expect(distance.state.calls).toBe(calls + 1);
     expect(booking.delivery).toEqual({
       method: 'DELIVERY',
       destinationAddress: {
@@ -147,16 +137,16 @@ describe(`merchant booking delivery over HTTP (${testDatabaseKind})`, () => {
       totalInCents: 5400,
     });
 
-    isProviderDown = true;
+    distance.state.isDown = true;
     try {
       const replay = await book(serviceId, delivered('12000'), key);
       expect(replay.status).toBe(201);
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(((await replay.json()) as Detail).id).toBe(booking.id);
     } finally {
-      isProviderDown = false;
+      distance.state.isDown = false;
     }
-    expect(providerCalls).toBe(calls + 1);
+    expect(distance.state.calls).toBe(calls + 1);
   });
 
   it('taxes pickup in the business country, recorded without adding it when prices include tax', async () => {
@@ -213,11 +203,11 @@ describe(`merchant booking delivery over HTTP (${testDatabaseKind})`, () => {
     }
 
     const key = newKey();
-    isProviderDown = true;
+    distance.state.isDown = true;
     try {
       await expectError(await book(banded, delivered('4000'), key), 503, 'BOOKING_DELIVERY_UNAVAILABLE');
     } finally {
-      isProviderDown = false;
+      distance.state.isDown = false;
     }
     expect(await bookingsOf()).toBe(before);
     const retried = await book(banded, delivered('4000'), key);
