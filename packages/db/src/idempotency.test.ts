@@ -267,47 +267,6 @@ describe('withIdempotency', () => {
     expect(await effectCount(key)).toBe(0);
   });
 
-  it('runs finish last, after the record’s write in the same transaction; its failure takes all back', async () => {
-    const key = newKey();
-    let seenByFinish: unknown;
-    const outcome = await withIdempotency(db, request({ key }), async (trx) => ({
-      ...(await effect(`${key}-1`)(trx)),
-      finish: async () => {
-        seenByFinish = await trx
-          .selectFrom('idempotency_keys')
-          .select('response_status')
-          .where('key_hash', '=', createHash('sha256').update(key).digest('hex'))
-          .executeTakeFirst();
-      },
-    }));
-    expect(outcome).toEqual({ status: 201, body: { id: `${key}-1` }, replayed: false });
-    expect(seenByFinish).toEqual({ response_status: 201 });
-
-    const failing = newKey();
-    const refusal = new AppError('CAPACITY_UNAVAILABLE');
-    await expect(
-      withIdempotency(db, request({ key: failing }), async (trx) => ({
-        ...(await effect(`${failing}-1`)(trx)),
-        finish: async () => {
-          throw refusal;
-        },
-      })),
-    ).rejects.toBe(refusal);
-    expect(await recordOf(failing)).toBeUndefined();
-    expect(await effectCount(failing)).toBe(0);
-    // In a caller's transaction that commits anyway, the claim is taken back too.
-    await db.transaction().execute(async (trx) => {
-      await withIdempotency(trx, request({ key: failing }), async () => ({
-        status: 201,
-        body: null,
-        finish: async () => {
-          throw refusal;
-        },
-      })).catch(() => undefined);
-    });
-    expect(await recordOf(failing)).toBeUndefined();
-  });
-
   it('does not record a response outside 2xx', async () => {
     const key = newKey();
     const outcome = await withIdempotency(db, request({ key }), async () => ({ status: 202, body: null }));

@@ -111,16 +111,6 @@ export interface IdempotentResponse<T> {
   body: T;
 }
 
-/** What an operation run under `withIdempotency` answers. */
-export interface IdempotentRun<T> extends IdempotentResponse<T> {
-  /**
-   * The transaction's last statements, run once the outcome is recorded; a throw here takes all
-   * back as a throw of the run does. What takes a contended lock goes here (a hot slot's capacity
-   * claim), so that the lock is held through the commit only, not the record's write as well.
-   */
-  finish?: () => Promise<void>;
-}
-
 export interface IdempotentOutcome<T> extends IdempotentResponse<T> {
   /** True when this is the recorded outcome of an earlier request: send `idempotent-replayed: true`. */
   replayed: boolean;
@@ -151,7 +141,7 @@ export interface IdempotencyOptions<T> {
 export function withIdempotency<T>(
   db: Kysely<Database>,
   request: IdempotencyRequest,
-  run: (trx: Kysely<Database>) => Promise<IdempotentRun<T>>,
+  run: (trx: Kysely<Database>) => Promise<IdempotentResponse<T>>,
   options: IdempotencyOptions<T> = {},
 ): Promise<IdempotentOutcome<T>> {
   const keyHash = hashToken(request.key);
@@ -210,17 +200,18 @@ export function withIdempotency<T>(
           .where('operation', '=', request.operation)
           .where('key_hash', '=', keyHash)
           .execute();
-      // The rollback takes the claim back: the one a throw causes when the transaction is ours, or
-      // an aborted transaction's after a database error. A caller's transaction that commits anyway
-      // must not keep a claim without an outcome.
-      const undone = async (error: unknown): Promise<never> => {
+      let response: IdempotentResponse<T>;
+      try {
+        response = await run(trx);
+      } catch (error) {
+        // The rollback takes the claim back: the one this throw causes when the transaction is ours,
+        // or an aborted transaction's after a database error. A caller's transaction that commits
+        // anyway must not keep a claim without an outcome.
         if (db.isTransaction) await release().catch(() => undefined);
         throw error;
-      };
-      const { finish, ...response } = await run(trx).catch(undone);
+      }
       if (response.status < 200 || response.status > 299) {
         await release();
-        await finish?.().catch(undone);
         return { ...response, replayed: false };
       }
       const recorded = options.toRecord ? options.toRecord(response.body) : response.body;
@@ -231,7 +222,6 @@ export function withIdempotency<T>(
         .where('operation', '=', request.operation)
         .where('key_hash', '=', keyHash)
         .execute();
-      await finish?.().catch(undone);
       return { ...response, replayed: false };
     }
 

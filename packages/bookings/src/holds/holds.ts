@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, hashToken, newId } from '@commerce/core';
-import { type Database, type IdempotentRun, inTransaction, sqlState, withIdempotency } from '@commerce/db';
+import { type Database, inTransaction, sqlState, withIdempotency } from '@commerce/db';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type Allocation, assignResources } from '../availability/assign.ts';
 import { unavailableReason } from '../availability/rules.ts';
@@ -300,7 +300,7 @@ async function placeHold(
     /** What `createHold`'s checks and unlocked look assigned, when it made them for this key. */
     prechecked: Assignment | undefined;
   },
-): Promise<IdempotentRun<HoldRead>> {
+): Promise<HoldRead> {
   // Thrown here, after the key's claim, so that a replay still answers its hold once the service is gone.
   const plan = planHold(ctx, input, options.quoted);
   const { serviceId, service, delivery, startsAt, endsAt, claimStart, claimEnd, expiresAt, pool, interval } =
@@ -318,7 +318,6 @@ async function placeHold(
   if (look.refusal) throw look.refusal;
   if (!options.prechecked) assign(look.free);
 
-  /** Inserts the hold, then answers it with the insert of its claims (checked by the trigger), not yet run. */
   const write = async (db: Kysely<Database>, assignment: Assignment) => {
     const selectionOf = new Map(
       service.requirements.map((requirement) => [requirement.id, requirement.selection]),
@@ -366,49 +365,41 @@ async function placeHold(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    const claim = () =>
-      insertClaims(
-        db,
-        ctx,
-        assignment.allocations.map((allocation) => ({
-          resourceId: allocation.resourceId,
-          quantity: allocation.quantity,
-          startsAt: new Date(claimStart * MS_PER_MINUTE),
-          endsAt: new Date(claimEnd * MS_PER_MINUTE),
-          expiresAt,
-          owner: { kind: 'HOLD' as const, id },
-        })),
-      );
-    return { hold: toHoldRead(row, service.timezone, ctx.at), claim };
+    await insertClaims(
+      db,
+      ctx,
+      assignment.allocations.map((allocation) => ({
+        resourceId: allocation.resourceId,
+        quantity: allocation.quantity,
+        startsAt: new Date(claimStart * MS_PER_MINUTE),
+        endsAt: new Date(claimEnd * MS_PER_MINUTE),
+        expiresAt,
+        owner: { kind: 'HOLD' as const, id },
+      })),
+    );
+    return toHoldRead(row, service.timezone, ctx.at);
   };
 
   // One requirement over one resource (a boat, a room): the assignment cannot differ from the
   // unlocked look's, so the capacity trigger alone decides, under the resource lock it takes when
-  // the claim is inserted. The claim is the transaction's last statement, after the idempotency
-  // record's write, so the lock is held for the trigger's check and the commit only
-  // (docs/decisions.md, "Hold delivery and hot slots").
+  // the claim is inserted. The lock is then held for the claim insert and the commit only, not for
+  // a read of every claim of the interval as well (docs/decisions.md, "Hold delivery and hot slots").
   const [requirement] = service.requirements;
   if (options.prechecked && service.requirements.length === 1 && pool.length === 1 && requirement) {
     await setClaimClock(trx, ctx.at);
-    const { hold, claim } = await write(trx, options.prechecked);
-    const finish = async () => {
-      try {
-        await claim();
-      } catch (error) {
-        if (sqlState(error) !== 'BK001') throw error;
-        throw new AppError('CAPACITY_UNAVAILABLE', undefined, {
-          requirementId: requirement.id,
-          resourceId: pool[0]!,
-        });
-      }
-    };
-    return { status: 201, body: hold, finish };
+    try {
+      return await write(trx, options.prechecked);
+    } catch (error) {
+      if (sqlState(error) !== 'BK001') throw error;
+      throw new AppError('CAPACITY_UNAVAILABLE', undefined, {
+        requirementId: requirement.id,
+        resourceId: pool[0]!,
+      });
+    }
   }
-  return withCapacityLock(trx, ctx, pool, async (locked) => {
-    const { hold, claim } = await write(locked, assign(await readFreeUnits(locked, ctx, pool, interval)));
-    await claim();
-    return { status: 201, body: hold };
-  });
+  return withCapacityLock(trx, ctx, pool, async (locked) =>
+    write(locked, assign(await readFreeUnits(locked, ctx, pool, interval))),
+  );
 }
 
 /**
@@ -459,7 +450,10 @@ export async function createHold(
         retention: 'standard',
         now: ctx.at,
       },
-      (trx) => placeHold(trx, ctx, input, { keyHash, quoted, prechecked }),
+      async (trx) => ({
+        status: 201,
+        body: await placeHold(trx, ctx, input, { keyHash, quoted, prechecked }),
+      }),
       {
         fromRecord: async (trx, recorded) => {
           const row = await findHold(trx, ctx.organizationId, (recorded.body as HoldRead).id);
