@@ -16,15 +16,29 @@ export const CAPACITY_RETRIES = 3;
 /**
  * Makes `at` the instant that decides which claims are live for the rest of
  * the transaction (`bookings.now`, read by the capacity trigger: 14.19 rule 6).
+ * With `checkAtCommit`, the transaction's new claims are checked at its COMMIT
+ * (`bookings.capacity_check`, migration 0020), the resource lock taken there:
+ * a refusal (BK001) is then the commit's error, not the insert's.
  */
-export async function setClaimClock(trx: Kysely<Database>, at: Date): Promise<void> {
-  await sql`select set_config('bookings.now', ${at.toISOString()}, true)`.execute(trx);
+export async function setClaimClock(
+  trx: Kysely<Database>,
+  at: Date,
+  options: { checkAtCommit?: boolean } = {},
+): Promise<void> {
+  await (options.checkAtCommit
+    ? sql`select set_config('bookings.now', ${at.toISOString()}, true), set_config('bookings.capacity_check', 'commit', true)`
+    : sql`select set_config('bookings.now', ${at.toISOString()}, true)`
+  ).execute(trx);
 }
 
 /**
- * Locks the candidate resources in one `SELECT … ORDER BY id FOR UPDATE`
- * (14.19 rule 3): every claiming transaction takes its locks in the same
- * order, so two of them never wait on each other in a cycle. Answers the
+ * Locks the candidate resources in one `SELECT … ORDER BY id FOR NO KEY
+ * UPDATE` (14.19 rule 3): every claiming transaction takes its locks in the
+ * same order, so two of them never wait on each other in a cycle. NO KEY
+ * UPDATE, the strength of the capacity trigger's own lock: it excludes every
+ * other claimer and capacity change, but not the key-share locks a claim's
+ * foreign key leaves on the resource until its transaction ends (a hold
+ * checked at commit holds one while it waits for the lock). Answers the
  * rows found, in id order; ids of no resource of the organization are absent.
  * With `clock`, the same statement sets the claim clock first (`setClaimClock`):
  * one round trip for both.
@@ -44,7 +58,7 @@ export async function lockResources(
       .where('organization_id', '=', organizationId)
       .where('id', 'in', ids)
       .orderBy('id')
-      .forUpdate()
+      .forNoKeyUpdate()
       .execute();
   }
   // The clock's one-row subquery comes first and always yields its row, resources or none.
@@ -55,7 +69,7 @@ export async function lockResources(
       select id, capacity, status from booking_resources
       where organization_id = ${organizationId} and id = any(${ids}::text[])
       order by id
-      for update
+      for no key update
     ) r on true
     order by r.id
   `.execute(trx);

@@ -10,7 +10,7 @@ import {
   minutesAfter,
 } from '../../test/factories.ts';
 import { freeUnits, resourceLoad } from '../availability/capacity.ts';
-import { CAPACITY_RETRIES, retryOnAbort, withCapacityLock } from './capacity-lock.ts';
+import { CAPACITY_RETRIES, retryOnAbort, setClaimClock, withCapacityLock } from './capacity-lock.ts';
 import { insertClaims, moveClaims, type NewClaim, releaseClaims } from './claims.ts';
 import { findConflictingClaims, readFreeUnits, readLiveClaims } from './live-claims.ts';
 
@@ -61,6 +61,24 @@ async function claimNow(organizationId: string, claims: NewClaim[], at = NOW) {
     claims.map((c) => c.resourceId),
     (trx) => insertClaims(trx, { organizationId, at }, claims),
   );
+}
+
+/**
+ * Claims as a hot-slot hold does: no explicit lock, the check asked for at COMMIT
+ * (`setClaimClock(…, { checkAtCommit: true })`); `then` runs after the insert, in the transaction.
+ */
+async function claimAtCommit(
+  organizationId: string,
+  claims: NewClaim[],
+  then: (trx: Kysely<Database>) => Promise<unknown> = async () => undefined,
+) {
+  await ensureOwnerBookings(db, organizationId, ownersOf(claims));
+  return db.transaction().execute(async (trx) => {
+    await setClaimClock(trx, NOW, { checkAtCommit: true });
+    const ids = await insertClaims(trx, { organizationId, at: NOW }, claims);
+    await then(trx);
+    return ids;
+  });
 }
 
 async function refusal(promise: Promise<unknown>): Promise<string | undefined> {
@@ -208,6 +226,47 @@ describe(`capacity claims (${testDatabaseKind})`, () => {
       });
     expect(await refusal(rawAt(justBefore))).toBe('BK001');
     await rawAt(expiresAt);
+  });
+
+  it('checks at COMMIT when the transaction asks: the insert passes, the commit refuses and keeps nothing', async () => {
+    const organizationId = await insertOrganization(db, 'at-commit');
+    const resourceId = await insertResource(db, organizationId, { capacity: 2 });
+    await claimAtCommit(organizationId, [claim(resourceId, 0, 60, 2)]);
+    let inserted = false;
+    const over = claimAtCommit(organizationId, [claim(resourceId, 30, 90, 1)], async () => {
+      inserted = true;
+    });
+    expect(await refusal(over)).toBe('BK001');
+    expect(inserted).toBe(true);
+    // Two claims of one transaction count each other at commit.
+    expect(
+      await refusal(
+        claimAtCommit(organizationId, [claim(resourceId, 60, 90, 2), claim(resourceId, 80, 120, 1)]),
+      ),
+    ).toBe('BK001');
+    // A claim released before the commit takes nothing.
+    const released = claim(resourceId, 10, 20, 1);
+    await claimAtCommit(organizationId, [released], (trx) =>
+      releaseClaims(trx, { organizationId, at: NOW }, released.owner),
+    );
+    expect((await peaksByResource(organizationId)).get(resourceId)).toEqual({ peak: 2, capacity: 2 });
+    // Making a claim live again is checked at once whatever the transaction asks.
+    const [first] = await claimNow(organizationId, [claim(resourceId, 200, 260, 1)]);
+    await releaseClaims(db, { organizationId, at: NOW }, { kind: 'BOOKING', id: `bkg_test_${owners}` });
+    await claimNow(organizationId, [claim(resourceId, 200, 260, 2)]);
+    const revive = db.transaction().execute(async (trx) => {
+      await setClaimClock(trx, NOW, { checkAtCommit: true });
+      await trx
+        .updateTable('booking_capacity_claims')
+        .set({ released_at: null })
+        .where('organization_id', '=', organizationId)
+        .where('id', '=', first!)
+        .execute()
+        .catch((error: unknown) => {
+          throw Object.assign(new Error('at the update'), { cause: error, code: sqlState(error) });
+        });
+    });
+    await expect(revive).rejects.toMatchObject({ message: 'at the update', code: 'BK001' });
   });
 
   it('refuses claims written at an isolation level other than READ COMMITTED with BK002', async () => {
@@ -441,6 +500,24 @@ describe(`capacity under concurrency (${testDatabaseKind})`, () => {
     );
     expect(outcomes.filter((outcome) => outcome === undefined)).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome === 'BK001')).toHaveLength(199);
+    expect((await peaksByResource(organizationId)).get(resourceId)).toEqual({ peak: 1, capacity: 1 });
+  });
+
+  it('gives the last unit to exactly one of 100 concurrent claims checked at commit, beside locked claimers', async () => {
+    const organizationId = await insertOrganization(db, 'last-unit-at-commit');
+    const resourceId = await insertResource(db, organizationId, { capacity: 1 });
+    // Claimers that lock first (conversions, merchant bookings) race the commit-time checks:
+    // neither waits on the other in a cycle (the foreign key's key-share lock meets NO KEY UPDATE).
+    const outcomes = await Promise.all(
+      Array.from({ length: 100 }, (_, index) => {
+        const attempt = claim(resourceId, index % 7, 60 + (index % 5));
+        return refusal(
+          index % 4 === 0 ? claimNow(organizationId, [attempt]) : claimAtCommit(organizationId, [attempt]),
+        );
+      }),
+    );
+    expect(outcomes.filter((outcome) => outcome === undefined)).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === 'BK001')).toHaveLength(99);
     expect((await peaksByResource(organizationId)).get(resourceId)).toEqual({ peak: 1, capacity: 1 });
   });
 

@@ -3,7 +3,7 @@ import { AppError, hashToken, newId } from '@commerce/core';
 import { type Database, inTransaction, sqlState, withIdempotency } from '@commerce/db';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type Allocation, assignResources } from '../availability/assign.ts';
-import { unavailableReason } from '../availability/rules.ts';
+import { type BookableService, unavailableReason } from '../availability/rules.ts';
 import { parseInstant } from '../availability/schemas.ts';
 import {
   type BookableServiceRead,
@@ -191,6 +191,14 @@ async function lockHoldLimits(
 }
 
 type Quoted = { read: BookableServiceRead; delivery: DeliverySnapshot };
+
+/** The requirement and resource of a service of one requirement over one resource, else null. */
+function soleResource(service: BookableService): { requirementId: string; resourceId: string } | null {
+  const [requirement, ...others] = service.requirements;
+  const [resourceId, ...more] = requirement?.resourceIds ?? [];
+  if (!requirement || others.length > 0 || resourceId === undefined || more.length > 0) return null;
+  return { requirementId: requirement.id, resourceId };
+}
 
 /**
  * What a hold asks, checked as a search would offer it now (no database): the service (the
@@ -381,21 +389,12 @@ async function placeHold(
   };
 
   // One requirement over one resource (a boat, a room): the assignment cannot differ from the
-  // unlocked look's, so the capacity trigger alone decides, under the resource lock it takes when
-  // the claim is inserted. The lock is then held for the claim insert and the commit only, not for
-  // a read of every claim of the interval as well (docs/decisions.md, "Hold delivery and hot slots").
-  const [requirement] = service.requirements;
-  if (options.prechecked && service.requirements.length === 1 && pool.length === 1 && requirement) {
-    await setClaimClock(trx, ctx.at);
-    try {
-      return await write(trx, options.prechecked);
-    } catch (error) {
-      if (sqlState(error) !== 'BK001') throw error;
-      throw new AppError('CAPACITY_UNAVAILABLE', undefined, {
-        requirementId: requirement.id,
-        resourceId: pool[0]!,
-      });
-    }
+  // unlocked look's, so the capacity trigger alone decides, at COMMIT (`createHold` answers its
+  // refusal). The resource is then locked for the check and the commit only, never across a round
+  // trip to this process (docs/decisions.md, "Hold delivery and hot slots").
+  if (options.prechecked && soleResource(service)) {
+    await setClaimClock(trx, ctx.at, { checkAtCommit: true });
+    return write(trx, options.prechecked);
   }
   return withCapacityLock(trx, ctx, pool, async (locked) =>
     write(locked, assign(await readFreeUnits(locked, ctx, pool, interval))),
@@ -439,6 +438,8 @@ export async function createHold(
   // costs no transaction. A recorded key goes straight to its replay, which no check may preempt;
   // a key recorded meanwhile is found by the claim in the transaction.
   const prechecked = quoted && (await precheck(db, ctx, input, quoted, keyHash));
+  // The check `placeHold` leaves to the commit refuses there: the whole attempt is rolled back.
+  const checkedAtCommit = prechecked && soleResource(quoted.read.service);
   const outcome = await retryOnAbort(() =>
     withIdempotency<HoldRead>(
       db,
@@ -462,7 +463,12 @@ export async function createHold(
         },
       },
     ),
-  );
+  ).catch((error: unknown) => {
+    if (checkedAtCommit && sqlState(error) === 'BK001') {
+      throw new AppError('CAPACITY_UNAVAILABLE', undefined, { ...checkedAtCommit });
+    }
+    throw error;
+  });
   return { hold: outcome.body, replayed: outcome.replayed };
 }
 

@@ -178,7 +178,7 @@ export async function setResourceArchived(
       .select(RESOURCE_COLUMNS)
       .where('organization_id', '=', ctx.organizationId)
       .where('id', '=', resourceId)
-      .forUpdate()
+      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!row) throw resourceNotFound();
     if ((row.status === 'ARCHIVED') === archived) return toResourceRead(row);
