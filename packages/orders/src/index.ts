@@ -1,3 +1,4 @@
+export * from './box-presets/index.ts';
 export * from './checkout/index.ts';
 export * from './orders/index.ts';
 export * from './return-actions/index.ts';
