@@ -5,10 +5,11 @@ import { type Kysely, sql } from 'kysely';
  * The ranges are CHECK constraints, so no writer can store a box the
  * recommendation cannot reason about. An outer dimension left null follows
  * the inner one (reads show the inner value), so it keeps following it when
- * the inner one changes; a set one is at least the inner one. A name is unique among the tenant's
- * non-archived presets (case-insensitive, the partial unique index); the
- * list order (sortOrder, name, id) has its index. Items and variants gain four
- * nullable dimension columns, each at least 1 when set.
+ * the inner one changes; a set one is at least the inner one. A name is unique
+ * among the tenant's non-archived presets (case-insensitive, the partial
+ * unique index). The list order (sortOrder, name, id) has its index, and a
+ * partial one for the non-archived list. Items and variants gain four nullable
+ * dimension columns, each at least 1 when set.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const millimetres = (column: string) => sql.raw(`${column} between 1 and 3000`);
@@ -42,6 +43,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
   await sql`create index box_presets_order_idx on box_presets (organization_id, sort_order, name, id)`.execute(
+    db,
+  );
+  // The default list (non-archived only) and the recommendation's candidates, however many are archived.
+  await sql`create index box_presets_active_order_idx on box_presets (organization_id, sort_order, name, id) where archived_at is null`.execute(
     db,
   );
 

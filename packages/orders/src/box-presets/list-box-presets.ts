@@ -6,10 +6,11 @@ import type { BoxPresetListQuery, BoxPresetRead } from './schemas.ts';
 
 /**
  * The merchant list in display order (sortOrder, name, id: the index
- * `box_presets_order_idx`), keyset-paginated in one query: the cursor
- * preset's sort values come from a subquery. Non-archived presets unless
- * `archived` is true. Only an empty page checks the cursor, to tell the end of
- * the list from a cursor naming no preset of the organization (400).
+ * `box_presets_order_idx`, or its partial twin when archived presets are left
+ * out), keyset-paginated in one query: the cursor preset's sort values come
+ * from a subquery. Non-archived presets unless `archived` is true. Only an
+ * empty page checks the cursor, to tell the end of the list from a cursor
+ * naming no preset of the organization (400).
  */
 export async function listBoxPresets(
   db: Kysely<Database>,
