@@ -2,6 +2,9 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addCollectionItems } from '../collections/add-collection-items.ts';
+import { createCollection } from '../collections/create-collection.ts';
+import { listPublicCollectionItems } from '../collections/public-collections.ts';
 import { createVariant } from '../variants/create-variant.ts';
 import { getVariant } from '../variants/get-variant.ts';
 import { createVariantBodySchema, updateVariantChangesSchema } from '../variants/schemas.ts';
@@ -128,9 +131,21 @@ describe('item and variant shipping dimensions', () => {
       ...(await listPublicItems(handle.db, organizationId, publicItemListQuerySchema.parse({}))),
       ...(await resolvePublicItems(handle.db, organizationId, { ids: [item.id] })),
     ];
+    const collection = await createCollection(handle.db, ctx, {
+      name: 'Boxes',
+      slug: 'boxes',
+      status: 'ACTIVE',
+    });
+    await addCollectionItems(handle.db, ctx, collection.id, [item.id]);
+    reads.push(
+      ...(await listPublicCollectionItems(handle.db, organizationId, 'boxes', {
+        limit: 50,
+        cursor: undefined,
+      })),
+    );
     const detail = await getPublicItem(handle.db, organizationId, 'boxed');
     reads.push(detail, ...detail.variants);
-    expect(reads).toHaveLength(4);
+    expect(reads).toHaveLength(5);
     for (const read of reads) {
       for (const field of SHIPPING_DIMENSION_FIELDS) expect(read).not.toHaveProperty(field);
     }
