@@ -9,6 +9,7 @@ import { merchantBookingPaymentLinksRouter } from './routers/merchant/booking-pa
 import { merchantBookingResourcesRouter } from './routers/merchant/booking-resources.ts';
 import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
 import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
+import { merchantBoxPresetsRouter } from './routers/merchant/box-presets.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
@@ -69,6 +70,7 @@ export const appRouter = router({
     pages: merchantPagesRouter,
     reviews: merchantReviewsRouter,
     shipping: merchantShippingRouter,
+    boxPresets: merchantBoxPresetsRouter,
     orders: merchantOrdersRouter,
     returns: merchantReturnsRouter,
     bookingResources: merchantBookingResourcesRouter,

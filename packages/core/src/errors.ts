@@ -37,6 +37,11 @@ export const ERROR_TABLE = {
   },
   LAST_OWNER: { status: 409, message: 'The organization must keep at least one Owner' },
   MEMBERSHIP_EXISTS: { status: 409, message: 'The email already has a membership in this organization' },
+  BOX_PRESET_NAME_TAKEN: { status: 409, message: 'Another active box preset has this name' },
+  BOX_PRESET_LIMIT_REACHED: {
+    status: 409,
+    message: 'The organization has the most active box presets allowed',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   EMAIL_POLICY_REJECTED: { status: 422, message: 'The recipient was refused by the email policy' },
   RATE_LIMIT_EXCEEDED: { status: 429, message: 'Too many requests; retry later' },

@@ -42,6 +42,7 @@ export const ID_PREFIXES = [
   'bbo',
   'bcl',
   'bcr',
+  'box',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -182,6 +182,11 @@ export interface ItemsTable {
   archived_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Shipping dimensions (13.8): a unit's come from its variant when it has all four, else its item's. */
+  shipping_weight_grams: number | null;
+  shipping_length_mm: number | null;
+  shipping_width_mm: number | null;
+  shipping_height_mm: number | null;
 }
 
 /** A package or kit: the parent item is made of its components. */
@@ -207,6 +212,11 @@ export interface VariantsTable {
   archived_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Shipping dimensions (13.8): a unit's come from its variant when it has all four, else its item's. */
+  shipping_weight_grams: number | null;
+  shipping_length_mm: number | null;
+  shipping_width_mm: number | null;
+  shipping_height_mm: number | null;
 }
 
 export interface CollectionsTable {
@@ -252,6 +262,28 @@ export interface ShippingZonesTable {
   /** ISO 3166-1 alpha-2 codes, upper case. */
   countries: JsonWithDefault<string[]>;
   sort_order: Generated<number>;
+  archived_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A box a merchant packs into (13.8); `revision` is 1 on create, +1 per update. */
+export interface BoxPresetsTable {
+  organization_id: string;
+  id: string;
+  name: string;
+  inner_length_mm: number;
+  inner_width_mm: number;
+  inner_height_mm: number;
+  /** Null: the same as the inner dimension. */
+  outer_length_mm: number | null;
+  outer_width_mm: number | null;
+  outer_height_mm: number | null;
+  tare_weight_grams: number;
+  /** Null: no load limit of its own. */
+  max_load_grams: number | null;
+  sort_order: Generated<number>;
+  revision: Generated<number>;
   archived_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -904,6 +936,7 @@ export interface Database {
   pages: PagesTable;
   shipping_zones: ShippingZonesTable;
   shipping_rates: ShippingRatesTable;
+  box_presets: BoxPresetsTable;
   signup_requests: SignupRequestsTable;
   reviews: ReviewsTable;
   stock_subscriptions: StockSubscriptionsTable;
@@ -957,6 +990,7 @@ export type Collection = Selectable<CollectionsTable>;
 export type Page = Selectable<PagesTable>;
 export type ShippingZone = Selectable<ShippingZonesTable>;
 export type ShippingRate = Selectable<ShippingRatesTable>;
+export type BoxPreset = Selectable<BoxPresetsTable>;
 export type SignupRequest = Selectable<SignupRequestsTable>;
 export type Review = Selectable<ReviewsTable>;
 export type Customer = Selectable<CustomersTable>;
@@ -1086,6 +1120,10 @@ export const SCHEMA_COLUMNS = {
     'archived_at',
     'created_at',
     'updated_at',
+    'shipping_weight_grams',
+    'shipping_length_mm',
+    'shipping_width_mm',
+    'shipping_height_mm',
   ],
   item_components: ['organization_id', 'parent_item_id', 'component_item_id', 'quantity'],
   variants: [
@@ -1102,6 +1140,10 @@ export const SCHEMA_COLUMNS = {
     'archived_at',
     'created_at',
     'updated_at',
+    'shipping_weight_grams',
+    'shipping_length_mm',
+    'shipping_width_mm',
+    'shipping_height_mm',
   ],
   collections: [
     'organization_id',
@@ -1135,6 +1177,24 @@ export const SCHEMA_COLUMNS = {
     'name',
     'countries',
     'sort_order',
+    'archived_at',
+    'created_at',
+    'updated_at',
+  ],
+  box_presets: [
+    'organization_id',
+    'id',
+    'name',
+    'inner_length_mm',
+    'inner_width_mm',
+    'inner_height_mm',
+    'outer_length_mm',
+    'outer_width_mm',
+    'outer_height_mm',
+    'tare_weight_grams',
+    'max_load_grams',
+    'sort_order',
+    'revision',
     'archived_at',
     'created_at',
     'updated_at',

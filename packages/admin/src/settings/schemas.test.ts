@@ -37,6 +37,7 @@ describe('updateSettingsInputSchema: the body', () => {
         websiteUrl: null,
         logoUrl: null,
         address: null,
+        shipFromAddress: null,
       },
       checkoutSettings: {
         currency: null,
@@ -125,6 +126,52 @@ describe('updateSettingsInputSchema: businessProfile', () => {
     expect(accepts({ businessProfile: { address: { ...address, line1: 'x'.repeat(301) } } })).toBe(false);
     expect(accepts({ businessProfile: { address: { ...address, postalCode: 'x'.repeat(33) } } })).toBe(false);
     expect(accepts({ businessProfile: { address: { ...address, county: 'Sangamon' } } })).toBe(false);
+  });
+
+  it('takes shipFromAddress with the delivery-destination limits, trimmed, the country upper-cased', () => {
+    const from = {
+      name: 'Warehouse',
+      line1: '1 Dock Rd',
+      city: 'Porto',
+      postalCode: '4000-001',
+      country: 'pt',
+    };
+    const parsed = parse({
+      businessProfile: {
+        shipFromAddress: { ...from, name: ' Warehouse ', line2: '  ', company: 'Acme', phone: '+351 1' },
+      },
+    });
+    expect(parsed.success && parsed.data.businessProfile?.shipFromAddress).toEqual({
+      name: 'Warehouse',
+      company: 'Acme',
+      line1: '1 Dock Rd',
+      city: 'Porto',
+      postalCode: '4000-001',
+      country: 'PT',
+      phone: '+351 1',
+    });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ line1: 'x'.repeat(301) }, 'line1'],
+      [{ line2: 'x'.repeat(301) }, 'line2'],
+      [{ city: 'x'.repeat(201) }, 'city'],
+      [{ state: 'x'.repeat(201) }, 'state'],
+      [{ postalCode: 'x'.repeat(33) }, 'postalCode'],
+      [{ postalCode: '   ' }, 'postalCode'],
+      [{ country: 'PRT' }, 'country'],
+      [{ country: '1A' }, 'country'],
+      [{ name: '' }, 'name'],
+      [{ phone: 'x'.repeat(51) }, 'phone'],
+      [{ county: 'Porto' }, ''],
+    ];
+    for (const [changes, path] of cases) {
+      expect(issuePaths({ businessProfile: { shipFromAddress: { ...from, ...changes } } }), path).toEqual([
+        `businessProfile.shipFromAddress${path ? `.${path}` : ''}`,
+      ]);
+    }
+    const { name: _name, ...nameless } = from;
+    expect(issuePaths({ businessProfile: { shipFromAddress: nameless } })).toEqual([
+      'businessProfile.shipFromAddress.name',
+    ]);
   });
 });
 

@@ -90,6 +90,39 @@ const addressSchema = z
   })
   .meta({ id: 'BusinessAddress' });
 
+/** An optional line: trimmed, at most `max`; blank is left out. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .optional()
+    .transform((value) => (value === '' ? undefined : value));
+
+/**
+ * Where parcels ship from (CONTRACT-fulfillment.md 13.8), with the spec's
+ * delivery-destination limits: `line1`/`line2` 300, `city`/`state` 200,
+ * `postalCode` 32, `country` two letters (upper-cased); trimmed.
+ */
+const shipFromAddressSchema = z
+  .strictObject({
+    name: text(200).describe('The sender on labels'),
+    company: optionalText(200).describe('At most 200'),
+    line1: text(300).describe('Street address, at most 300'),
+    line2: optionalText(300).describe('Apartment, suite, unit …; at most 300'),
+    city: text(200),
+    state: optionalText(200).describe('State, province or region; at most 200'),
+    postalCode: text(32),
+    country: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code, e.g. US')
+      .transform((value) => value.toUpperCase())
+      .describe('ISO 3166-1 alpha-2 country code; stored upper case'),
+    phone: optionalText(50).describe('For the carrier; at most 50'),
+  })
+  .meta({ id: 'ShipFromAddress' });
+
 const BUSINESS_PROFILE_KEYS = {
   displayName: key(text(200), 'The store name shown to customers (storefront, emails, receipts)'),
   legalName: key(text(200), 'The registered legal name of the business (invoices, policies)'),
@@ -101,6 +134,24 @@ const BUSINESS_PROFILE_KEYS = {
     addressSchema,
     'The business address; an object replaced as a whole (send every line you want kept)',
   ),
+  shipFromAddress: {
+    schema: shipFromAddressSchema,
+    read: z
+      .object({
+        name: z.string(),
+        company: z.string().optional(),
+        line1: z.string(),
+        line2: z.string().optional(),
+        city: z.string(),
+        state: z.string().optional(),
+        postalCode: z.string(),
+        country: z.string(),
+        phone: z.string().optional(),
+      })
+      .meta({ id: 'ShipFromAddressRead' }),
+    description:
+      'Where parcels ship from: `{ name, company?, line1, line2?, city, state?, postalCode, country, phone? }` (trimmed; `line1`/`line2` at most 300, `name`, `company`, `city`, `state` 200, `postalCode` 32, `phone` 50; `country` two letters, stored upper case); an object replaced as a whole',
+  },
 } satisfies SettingKeys;
 
 const CHECKOUT_SETTINGS_KEYS = {

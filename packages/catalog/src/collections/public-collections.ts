@@ -1,7 +1,7 @@
 import type { PageQuery } from '@commerce/core';
 import type { Collection, Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import type { ItemRead } from '../items/item-read.ts';
+import { type PublicItemRead, toPublicItemRead } from '../items/item-read.ts';
 import { collectionMembersPage } from './collection-members.ts';
 import {
   collectionNotFound,
@@ -84,7 +84,7 @@ export async function listPublicCollectionItems(
   organizationId: string,
   slug: string,
   query: PageQuery,
-): Promise<ItemRead[]> {
+): Promise<PublicItemRead[]> {
   const collection = await db
     .selectFrom('collections')
     .select(['id', 'status', 'archived_at'])
@@ -94,5 +94,5 @@ export async function listPublicCollectionItems(
   if (!collection) throw collectionNotFound();
   if (collection.status !== 'ACTIVE' || collection.archived_at !== null) return [];
   const page = await collectionMembersPage(db, organizationId, collection.id, query, { publicOnly: true });
-  return page.data;
+  return page.data.map(toPublicItemRead);
 }

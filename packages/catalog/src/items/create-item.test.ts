@@ -49,6 +49,10 @@ describe('createItem', () => {
       ratingAverage: null,
       ratingCount: 0,
       collectionIds: [],
+      shippingWeightGrams: null,
+      shippingLengthMm: null,
+      shippingWidthMm: null,
+      shippingHeightMm: null,
     });
     expect(await getItem(handle.db, organizationId, item.id)).toEqual(item);
     expect((await itemRow(handle.db, organizationId, item.id)).search_text).toBe(

@@ -6,6 +6,7 @@ import { type ItemWriteContext, withoutNullValues } from './context.ts';
 import { ITEM_COLUMNS, type ItemRead, toItemRead } from './item-read.ts';
 import type { CreateItemInput } from './schemas.ts';
 import { searchTextOf } from './search.ts';
+import { shippingDimensionValues } from './shipping-dimensions.ts';
 
 export const itemSlugTaken = () =>
   new AppError('SLUG_TAKEN', 'Another item of the organization has this slug');
@@ -45,6 +46,7 @@ export async function createItem(
           archived_at: null,
           created_at: ctx.at,
           updated_at: ctx.at,
+          ...shippingDimensionValues(input),
         })
         .returning(ITEM_COLUMNS)
         .executeTakeFirstOrThrow();

@@ -11,6 +11,7 @@ import {
   type ItemRow,
   type PublicItemDetailRead,
   type PublicVariantRead,
+  toPublicItemRead,
 } from './item-read.ts';
 
 type PublicItemRow = ItemRow & DecorationColumns & { variants: PublicVariantRead[] };
@@ -62,5 +63,5 @@ export async function getPublicItem(
   const { rows } = await db.executeQuery<PublicItemRow>({ ...compiled, parameters });
   const row = rows[0];
   if (!row) throw itemNotFound();
-  return { ...toDecoratedItemRead(row, { publicOnly: true }), variants: row.variants };
+  return { ...toPublicItemRead(toDecoratedItemRead(row, { publicOnly: true })), variants: row.variants };
 }

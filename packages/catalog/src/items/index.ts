@@ -32,4 +32,5 @@ export {
   updateItemInputSchema,
 } from './schemas.ts';
 export { escapeLikePattern } from './search.ts';
+export * from './shipping-dimensions.ts';
 export * from './update-item.ts';

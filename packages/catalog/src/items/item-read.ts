@@ -1,6 +1,11 @@
 import type { Item } from '@commerce/db';
 import { z } from 'zod';
 import type { ItemDecorations } from '../decorations/decorate-items.ts';
+import {
+  SHIPPING_DIMENSION_FIELDS,
+  shippingDimensionsOf,
+  shippingDimensionsReadShape,
+} from './shipping-dimensions.ts';
 
 export const ITEM_TYPES = ['RENTAL', 'SALE', 'SERVICE'] as const;
 export const ITEM_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const;
@@ -31,15 +36,23 @@ export const itemSchema = z
     ratingAverage: z.number().nullable().describe('Mean rating of published reviews, null when none'),
     ratingCount: z.number().int().describe('Number of published reviews'),
     collectionIds: z.array(z.string()).describe('Collections holding the item, in collection order'),
+    ...shippingDimensionsReadShape,
   })
   .meta({ id: 'Item' });
 export type ItemRead = z.infer<typeof itemSchema>;
 
 /**
  * The item as public reads return it: the same fields, always `ACTIVE` and
- * unarchived, with the service's reserved `__` metafields removed.
+ * unarchived, with the service's reserved `__` metafields and the shipping
+ * dimensions (merchant reads only, 13.8) removed.
  */
 export const publicItemSchema = itemSchema
+  .omit({
+    shippingWeightGrams: true,
+    shippingLengthMm: true,
+    shippingWidthMm: true,
+    shippingHeightMm: true,
+  })
   .extend({
     metafields: z
       .record(z.string(), z.unknown())
@@ -68,6 +81,14 @@ export const publicItemDetailSchema = publicItemSchema
   .extend({ variants: z.array(publicVariantSchema) })
   .meta({ id: 'PublicItemDetail' });
 export type PublicItemDetailRead = z.infer<typeof publicItemDetailSchema>;
+export type PublicItemRead = z.infer<typeof publicItemSchema>;
+
+/** An item read as shoppers see it: no shipping dimensions, no reserved `__` metafields. */
+export function toPublicItemRead(read: ItemRead): PublicItemRead {
+  const shown: Record<string, unknown> = { ...read, metafields: publicMetafields(read.metafields) };
+  for (const field of SHIPPING_DIMENSION_FIELDS) delete shown[field];
+  return shown as PublicItemRead;
+}
 
 /** Metafields without the service's reserved keys (`__archivedFromStatus` …), as shoppers see them. */
 export function publicMetafields(metafields: Record<string, unknown>): Record<string, unknown> {
@@ -98,6 +119,10 @@ export const ITEM_COLUMNS = [
   'items.archived_at',
   'items.created_at',
   'items.updated_at',
+  'items.shipping_weight_grams',
+  'items.shipping_length_mm',
+  'items.shipping_width_mm',
+  'items.shipping_height_mm',
 ] as const satisfies readonly `items.${Exclude<keyof Item, 'search_text'>}`[];
 
 export function toItemRead(item: ItemRow, decorations: ItemDecorations): ItemRead {
@@ -116,5 +141,6 @@ export function toItemRead(item: ItemRow, decorations: ItemDecorations): ItemRea
     createdAt: item.created_at.toISOString(),
     updatedAt: item.updated_at.toISOString(),
     ...decorations,
+    ...shippingDimensionsOf(item),
   };
 }

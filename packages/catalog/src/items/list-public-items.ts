@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { toDecoratedItemRead } from '../decorations/decorate-items.ts';
 import { decoratedItemPage } from './decorated-item-page.ts';
 import { resolveItemCursor } from './item-page.ts';
-import { ITEM_COLUMNS, type ItemRead } from './item-read.ts';
+import { ITEM_COLUMNS, type PublicItemRead, toPublicItemRead } from './item-read.ts';
 import type { PublicItemListQuery } from './schemas.ts';
 
 /**
@@ -18,7 +18,7 @@ export async function listPublicItems(
   db: Kysely<Database>,
   organizationId: string,
   query: PublicItemListQuery,
-): Promise<ItemRead[]> {
+): Promise<PublicItemRead[]> {
   const cursor = await resolveItemCursor(db, organizationId, query.cursor);
   const filtered = db
     .selectFrom('items')
@@ -53,5 +53,7 @@ export async function listPublicItems(
     { cursor, limit: query.limit, search: query.search || undefined },
     { publicOnly: true },
   );
-  return rows.slice(0, query.limit).map((row) => toDecoratedItemRead(row, { publicOnly: true }));
+  return rows
+    .slice(0, query.limit)
+    .map((row) => toPublicItemRead(toDecoratedItemRead(row, { publicOnly: true })));
 }

@@ -1,7 +1,7 @@
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { decorateItems } from '../decorations/decorate-items.ts';
-import { ITEM_COLUMNS, type ItemRead } from './item-read.ts';
+import { ITEM_COLUMNS, type PublicItemRead, toPublicItemRead } from './item-read.ts';
 import type { ResolveItemsInput } from './schemas.ts';
 
 /**
@@ -13,7 +13,7 @@ export async function resolvePublicItems(
   db: Kysely<Database>,
   organizationId: string,
   input: ResolveItemsInput,
-): Promise<ItemRead[]> {
+): Promise<PublicItemRead[]> {
   const ids = [...new Set(input.ids)];
   const rows = await db
     .selectFrom('items')
@@ -28,5 +28,5 @@ export async function resolvePublicItems(
     const row = byId.get(id);
     return row ? [row] : [];
   });
-  return decorateItems(db, organizationId, ordered, { publicOnly: true });
+  return (await decorateItems(db, organizationId, ordered, { publicOnly: true })).map(toPublicItemRead);
 }

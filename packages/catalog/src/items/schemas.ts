@@ -1,6 +1,7 @@
 import { booleanQuerySchema, cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
 import { ITEM_TYPES } from './item-read.ts';
+import { shippingDimensionsInputShape } from './shipping-dimensions.ts';
 
 /**
  * Inputs of the item routes (SPEC.md "Merchant: items and variants", "Public
@@ -120,6 +121,7 @@ export const createItemInputSchema = z.strictObject({
   sortOrder: sortOrderSchema
     .optional()
     .describe('Defaults to 0: a new item comes first (newest first among equal sortOrder) until reordered'),
+  ...shippingDimensionsInputShape,
 });
 export type CreateItemInput = z.output<typeof createItemInputSchema>;
 
@@ -133,6 +135,7 @@ export const updateItemChangesSchema = z.strictObject({
   priceInCents: priceSchema.optional(),
   metafields: metafieldsPatchSchema.optional(),
   sortOrder: sortOrderSchema.optional(),
+  ...shippingDimensionsInputShape,
 });
 export type UpdateItemChanges = z.output<typeof updateItemChangesSchema>;
 

@@ -8,6 +8,7 @@ import { findItemRow, itemNotFound, toDecoratedItem } from './get-item.ts';
 import { ITEM_COLUMNS, type ItemRead } from './item-read.ts';
 import { metafieldsSizeProblem, RESERVED_METAFIELD_PREFIX, type UpdateItemChanges } from './schemas.ts';
 import { searchTextOf } from './search.ts';
+import { changedShippingDimensions } from './shipping-dimensions.ts';
 
 /**
  * Applies a partial update under the item's row lock. Only fields whose value
@@ -73,6 +74,9 @@ export async function updateItem(
           set.metafields = JSON.stringify({ ...merged, ...Object.fromEntries(reserved) });
         }
       }
+      const dimensions = changedShippingDimensions(changes, item);
+      Object.assign(set, dimensions.set);
+      fields.push(...dimensions.fields);
       if (fields.length === 0) return toDecoratedItem(trx, ctx.organizationId, item);
 
       if (fields.includes('name') || fields.includes('description') || fields.includes('tags')) {

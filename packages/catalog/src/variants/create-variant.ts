@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { ItemWriteContext } from '../items/context.ts';
 
 import { findItemRow, itemNotFound } from '../items/get-item.ts';
+import { shippingDimensionValues } from '../items/shipping-dimensions.ts';
 import type { CreateVariantInput, VariantRead } from './schemas.ts';
 import { skuTaken, toVariantRead } from './variant-read.ts';
 
@@ -39,6 +40,7 @@ export async function createVariant(
           archived_at: null,
           created_at: ctx.at,
           updated_at: ctx.at,
+          ...shippingDimensionValues(input),
         })
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import { booleanQuerySchema, cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
 import { amountInCentsSchema, itemIdSchema, MAX_INT4, sortOrderSchema } from '../items/schemas.ts';
+import { shippingDimensionsInputShape, shippingDimensionsReadShape } from '../items/shipping-dimensions.ts';
 
 export const MAX_VARIANT_OPTIONS = 20;
 
@@ -23,6 +24,7 @@ export const variantSchema = z
     archivedAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
+    ...shippingDimensionsReadShape,
   })
   .meta({ id: 'Variant' });
 export type VariantRead = z.infer<typeof variantSchema>;
@@ -67,6 +69,7 @@ export const createVariantBodySchema = z
     sortOrder: sortOrderSchema
       .optional()
       .describe('Position among the item’s variants (ascending; ties oldest first); defaults to 0'),
+    ...shippingDimensionsInputShape,
   })
   .superRefine((input, ctx) => {
     if (
@@ -89,6 +92,7 @@ export const updateVariantChangesSchema = z.strictObject({
   salePriceInCents: priceSchema.optional().describe('At most the priceInCents after the update'),
   inventoryQuantity: inventorySchema.optional(),
   sortOrder: sortOrderSchema.optional(),
+  ...shippingDimensionsInputShape,
 });
 export type UpdateVariantChanges = z.output<typeof updateVariantChangesSchema>;
 

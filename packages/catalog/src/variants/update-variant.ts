@@ -3,6 +3,7 @@ import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@c
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { Kysely, UpdateObject } from 'kysely';
 import { canonicalJson, type ItemWriteContext } from '../items/context.ts';
+import { changedShippingDimensions } from '../items/shipping-dimensions.ts';
 import { queueBackInStockEmails } from '../stock-notifications/back-in-stock.ts';
 
 import { SALE_ABOVE_PRICE, type UpdateVariantChanges, type VariantRead } from './schemas.ts';
@@ -58,6 +59,9 @@ export async function updateVariant(
         fields.push('options');
         set.options = JSON.stringify(changes.options);
       }
+      const dimensions = changedShippingDimensions(changes, variant);
+      Object.assign(set, dimensions.set);
+      fields.push(...dimensions.fields);
       if (fields.length === 0) return toVariantRead(variant);
 
       const updated = await trx

@@ -1,6 +1,7 @@
 import { AppError } from '@commerce/core';
 import type { Database, Variant } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { shippingDimensionsOf } from '../items/shipping-dimensions.ts';
 import type { VariantRead } from './schemas.ts';
 
 export function toVariantRead(variant: Variant): VariantRead {
@@ -17,6 +18,7 @@ export function toVariantRead(variant: Variant): VariantRead {
     archivedAt: variant.archived_at?.toISOString() ?? null,
     createdAt: variant.created_at.toISOString(),
     updatedAt: variant.updated_at.toISOString(),
+    ...shippingDimensionsOf(variant),
   };
 }
 

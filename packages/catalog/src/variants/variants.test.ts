@@ -87,6 +87,10 @@ describe('createVariant and getVariant', () => {
       archivedAt: null,
       createdAt: clock.now().toISOString(),
       updatedAt: clock.now().toISOString(),
+      shippingWeightGrams: null,
+      shippingLengthMm: null,
+      shippingWidthMm: null,
+      shippingHeightMm: null,
     });
     expect(await getVariant(handle.db, organizationId, item.id, variant.id)).toEqual(variant);
     expect((await auditsOf(handle.db, organizationId, 'variant.created'))[0]).toMatchObject({

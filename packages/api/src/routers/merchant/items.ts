@@ -52,7 +52,7 @@ const itemActionInputSchema = z.strictObject({ id: itemIdInputSchema.shape.id })
 const variantActionInputSchema = variantPathInputSchema.strict();
 
 const ITEM_BODY = [
-  'Body: `slug` (required on create; lowercase letters and digits in words joined by single hyphens, at most 100, unique per organization), `name` (1 to 200, trimmed), `type` (`RENTAL`, `SALE` or `SERVICE`; required on create), `status` (`ACTIVE` or `DRAFT`, default `DRAFT`; `ARCHIVED` is `400`: use the archive route), `description` (at most 10,000 characters or null), `tags` (at most 50 strings of 1 to 50 characters, trimmed; duplicates stored once), `priceInCents` (integer 0 or more, or null), `metafields` (a JSON object of at most 100 keys and 16,384 bytes; keys starting with `__` are reserved: `400`), `sortOrder` (integer; default 0).',
+  'Body: `slug` (required on create; lowercase letters and digits in words joined by single hyphens, at most 100, unique per organization), `name` (1 to 200, trimmed), `type` (`RENTAL`, `SALE` or `SERVICE`; required on create), `status` (`ACTIVE` or `DRAFT`, default `DRAFT`; `ARCHIVED` is `400`: use the archive route), `description` (at most 10,000 characters or null), `tags` (at most 50 strings of 1 to 50 characters, trimmed; duplicates stored once), `priceInCents` (integer 0 or more, or null), `metafields` (a JSON object of at most 100 keys and 16,384 bytes; keys starting with `__` are reserved: `400`), `sortOrder` (integer; default 0), `shippingWeightGrams`, `shippingLengthMm`, `shippingWidthMm`, `shippingHeightMm` (integers of at least 1, or null for unknown; merchant reads only, never on public reads).',
   'Unknown keys are `400 VALIDATION_FAILED`.',
 ].join(' ');
 
@@ -221,7 +221,7 @@ export const merchantItemsRouter = router({
         tags: VARIANTS,
         summary: 'Add a variant to an item',
         description: [
-          'Body: `name` (required, 1 to 200), `sku` (at most 100, or null; unique per organization among variants, archived ones included), `options` (option name to value, at most 20), `priceInCents` and `salePriceInCents` (integers 0 or more, or null; the sale price must not be above the price), `inventoryQuantity` (integer 0 or more; null means stock is not tracked), `sortOrder` (default 0; ties oldest first). Unknown keys are `400`.',
+          'Body: `name` (required, 1 to 200), `sku` (at most 100, or null; unique per organization among variants, archived ones included), `options` (option name to value, at most 20), `priceInCents` and `salePriceInCents` (integers 0 or more, or null; the sale price must not be above the price), `inventoryQuantity` (integer 0 or more; null means stock is not tracked), `sortOrder` (default 0; ties oldest first), `shippingWeightGrams`, `shippingLengthMm`, `shippingWidthMm`, `shippingHeightMm` (integers of at least 1, or null; a unit takes all four from its variant when the variant has all four, else from its item). Unknown keys are `400`.',
           'A SKU another variant of the organization has is `409 SKU_TAKEN`. An unknown item, or one of another organization, is `404`. Audited as `variant.created`.',
         ].join('\n\n'),
       },
@@ -258,7 +258,7 @@ export const merchantItemsRouter = router({
         tags: VARIANTS,
         summary: 'Change a variant (stock, prices, options …)',
         description: [
-          'Any subset of the create fields; `null` clears `sku`, the prices and `inventoryQuantity` (untracked stock); `options` is replaced wholesale. The sale price must not end above the price (`400`). An empty body changes nothing.',
+          'Any subset of the create fields; `null` clears `sku`, the prices, `inventoryQuantity` (untracked stock) and the shipping dimensions; `options` is replaced wholesale. The sale price must not end above the price (`400`). An empty body changes nothing.',
           'A SKU of another variant is `409 SKU_TAKEN`; a variant of another item or organization `404`. A change is audited as `variant.updated` with `{ itemId, fields }`; a patch that changes nothing records nothing.',
           'Taking a tracked `inventoryQuantity` from `0` to a positive number queues one `BACK_IN_STOCK` email for each active back-in-stock signup of this variant or of any variant of the item, in the same transaction; each signup is then `NOTIFIED` and hears nothing more until the shopper signs up again. Nothing is sent while the item is draft or archived, or the variant archived, nor when stock goes from untracked (`null`) to a number.',
         ].join('\n\n'),
