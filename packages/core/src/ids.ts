@@ -42,6 +42,8 @@ export const ID_PREFIXES = [
   'bbo',
   'bcl',
   'bcr',
+  'inm',
+  'pst',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

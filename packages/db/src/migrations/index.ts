@@ -16,6 +16,7 @@ import * as bookingRecords from './2026_11_26_0016_booking_records.ts';
 import * as bookingPayments from './2026_11_26_0017_booking_payments.ts';
 import * as bookingHoldCustomers from './2026_11_26_0019_booking_hold_customers.ts';
 import * as capacityCheckSumFirst from './2026_11_26_0020_capacity_check_sum_first.ts';
+import * as fulfillments from './2026_11_26_0022_fulfillments.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0017_booking_payments': bookingPayments,
   '2026_11_26_0019_booking_hold_customers': bookingHoldCustomers,
   '2026_11_26_0020_capacity_check_sum_first': capacityCheckSumFirst,
+  '2026_11_26_0022_fulfillments': fulfillments,
 };
