@@ -2,7 +2,7 @@ import { AppError, keysetAfter, type Page } from '@commerce/core';
 import type { Database, Order } from '@commerce/db';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import { shownInCustomerAccount } from './customer-account-visibility.ts';
-import { linesOfOrders, toOrderRead, toPublicOrderRead } from './order-read.ts';
+import { linesOfOrders, toOrderLineRead, toOrderRead, toPublicOrderRead } from './order-read.ts';
 import type { OrderListQuery, OrderRead, PublicOrderListQuery, PublicOrderRead } from './schemas.ts';
 
 const ORDER_NUMBER_SEARCH = /^#?(\d{1,15})$/;
@@ -98,7 +98,9 @@ export async function listPublicOrders(
 ): Promise<Page<PublicOrderRead>> {
   const page = await orderPage(db, organizationId, query);
   return {
-    data: page.rows.map((row) => toPublicOrderRead(row, page.lines.get(row.sales_record_id)!)),
+    data: page.rows.map((row) =>
+      toPublicOrderRead(row, page.lines.get(row.sales_record_id)!.map(toOrderLineRead)),
+    ),
     nextCursor: page.nextCursor,
   };
 }
@@ -114,7 +116,9 @@ export async function listCustomerAccountOrders(
 ): Promise<Page<PublicOrderRead>> {
   const page = await orderPage(db, organizationId, query, { customerAccount: true });
   return {
-    data: page.rows.map((row) => toPublicOrderRead(row, page.lines.get(row.sales_record_id)!)),
+    data: page.rows.map((row) =>
+      toPublicOrderRead(row, page.lines.get(row.sales_record_id)!.map(toOrderLineRead)),
+    ),
     nextCursor: page.nextCursor,
   };
 }

@@ -72,6 +72,19 @@ export const orderLineSchema = z
   .meta({ id: 'OrderLine' });
 export type OrderLineRead = z.infer<typeof orderLineSchema>;
 
+const lineCounter = (what: string) =>
+  z.number().int().nullable().describe(`${what}; null on lines other than PRODUCT`);
+
+/** A line as the merchant reads it: PRODUCT lines carry their fulfillment counters (13.3). */
+export const merchantOrderLineSchema = orderLineSchema
+  .extend({
+    shippedQuantity: lineCounter('Units in SHIPPED and DELIVERED fulfillments'),
+    allocatedQuantity: lineCounter('Units in PLANNED and READY fulfillments'),
+    unfulfilledQuantity: lineCounter('quantity − shippedQuantity'),
+  })
+  .meta({ id: 'MerchantOrderLine' });
+export type MerchantOrderLineRead = z.infer<typeof merchantOrderLineSchema>;
+
 const publicOrderShape = {
   id: z.string().describe('`ord_…`'),
   orderReference: z
@@ -114,6 +127,7 @@ export type PublicOrderRead = z.infer<typeof publicOrderSchema>;
 export const orderSchema = z
   .object({
     ...publicOrderShape,
+    items: z.array(merchantOrderLineSchema),
     salesRecordId: z.string().describe('The sales record (`sal_…`) this order projects'),
     notes: z.string().nullable().describe('Merchant-internal'),
   })
