@@ -11,6 +11,7 @@ import { merchantBookingServicesRouter } from './routers/merchant/booking-servic
 import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
+import { merchantFulfillmentsRouter } from './routers/merchant/fulfillments.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
 import { merchantMembershipsRouter } from './routers/merchant/memberships.ts';
 import { merchantOnboardingRouter } from './routers/merchant/onboarding.ts';
@@ -70,6 +71,7 @@ export const appRouter = router({
     reviews: merchantReviewsRouter,
     shipping: merchantShippingRouter,
     orders: merchantOrdersRouter,
+    fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,
     bookingResources: merchantBookingResourcesRouter,
     bookingServices: merchantBookingServicesRouter,
