@@ -13,6 +13,7 @@ interface Order {
   salesRecordId: string;
   fulfillmentStatus: string;
   items: { id: string; shippedQuantity: number | null; unfulfilledQuantity: number | null }[];
+  orderStatusToken?: string;
 }
 interface Fulfillment {
   id: string;
@@ -32,7 +33,7 @@ async function ok<T>(response: Response, status: number): Promise<T> {
 }
 
 /** A request as `actor` of `fixture`, with extra headers (the idempotency key). */
-function call(
+async function call(
   fixture: RoleFixture,
   actor: Actor,
   method: string,
@@ -81,7 +82,7 @@ afterAll(async () => {
 });
 
 async function placeOrder(quantity: number): Promise<Order> {
-  const created = await ok<{ id: string }>(
+  const created = await ok<{ id: string; orderStatusToken: string }>(
     await h.app.request('/api/v1/public/orders', {
       method: 'POST',
       headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
@@ -93,7 +94,8 @@ async function placeOrder(quantity: number): Promise<Order> {
     }),
     201,
   );
-  return ok<Order>(await call(shop, 'owner', 'GET', `/merchant/orders/${created.id}`), 200);
+  const read = await ok<Order>(await call(shop, 'owner', 'GET', `/merchant/orders/${created.id}`), 200);
+  return { ...read, orderStatusToken: created.orderStatusToken };
 }
 
 const stock = async () =>
@@ -401,6 +403,97 @@ describe('planned fulfillment through handoff, delivery and cancellation', () =>
     expect(read).toMatchObject({
       fulfillmentStatus: 'PARTIALLY_FULFILLED',
       items: [{ shippedQuantity: 2, unfulfilledQuantity: 1 }],
+    });
+  });
+});
+
+describe('shipments on the order-status read', () => {
+  it('shows SHIPPED and DELIVERED fulfillments only, without postage or plans', async () => {
+    const order = await placeOrder(4);
+    const line = order.items[0]!.id;
+    const base = `/merchant/commerce/orders/${order.id}`;
+    const key = () => ({ 'x-idempotency-key': newKey() });
+    await ok(
+      await call(
+        shop,
+        'owner',
+        'POST',
+        `${base}/fulfillments`,
+        {
+          lines: [{ lineId: line, quantity: 1 }],
+          notifyCustomer: false,
+          tracking: { carrier: 'UPS', trackingNumber: '1Z-1', trackingUrl: 'https://ups.example/1Z-1' },
+        },
+        key(),
+      ),
+      201,
+    );
+    const planned = await ok<Fulfillment>(
+      await call(
+        shop,
+        'owner',
+        'POST',
+        `${base}/planned-fulfillments`,
+        { lines: [{ lineId: line, quantity: 2 }] },
+        key(),
+      ),
+      201,
+    );
+    const cancelled = await ok<Fulfillment>(
+      await call(
+        shop,
+        'owner',
+        'POST',
+        `${base}/planned-fulfillments`,
+        { lines: [{ lineId: line, quantity: 1 }] },
+        key(),
+      ),
+      201,
+    );
+    await ok(await call(shop, 'owner', 'POST', `${base}/fulfillments/${cancelled.id}/cancel`), 200);
+    await ok(
+      await call(shop, 'owner', 'POST', `${base}/fulfillments/${planned.id}/external-postage`, {
+        carrier: 'DHL',
+        trackingNumber: 'JD-2',
+      }),
+      200,
+    );
+    const statusRead = async () =>
+      ok<{ shipments: Record<string, unknown>[] }>(
+        await h.app.request('/api/v1/public/order-status', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ token: order.orderStatusToken }),
+        }),
+        200,
+      );
+    expect((await statusRead()).shipments).toEqual([
+      {
+        status: 'SHIPPED',
+        carrier: 'UPS',
+        trackingNumber: '1Z-1',
+        trackingUrl: 'https://ups.example/1Z-1',
+        shippedAt: expect.any(String),
+        deliveredAt: null,
+        lines: [{ name: 'Tee', quantity: 1 }],
+      },
+    ]);
+    await ok(
+      await call(shop, 'owner', 'POST', `${base}/fulfillments/${planned.id}/handoff`, {
+        notifyCustomer: true,
+      }),
+      200,
+    );
+    const shipments = (await statusRead()).shipments;
+    expect(shipments).toHaveLength(2);
+    expect(shipments[1]).toEqual({
+      status: 'SHIPPED',
+      carrier: 'DHL',
+      trackingNumber: 'JD-2',
+      trackingUrl: null,
+      shippedAt: expect.any(String),
+      deliveredAt: null,
+      lines: [{ name: 'Tee', quantity: 2 }],
     });
   });
 });

@@ -3,8 +3,10 @@ import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLegacyOrder } from '../orders/create-legacy-order.ts';
-import { getOrder } from '../orders/get-order.ts';
+import { getCustomerOrder, getOrder } from '../orders/get-order.ts';
+import { listCustomerAccountOrders } from '../orders/list-orders.ts';
 import { projectOrder } from '../orders/project-order.ts';
+import { publicOrderListQuerySchema } from '../orders/schemas.ts';
 import {
   createOrderTenant,
   ORDER_STATUS_EFFECTS,
@@ -675,5 +677,47 @@ describe('planned fulfillments', () => {
       );
       expect(error.code).toBe('RESOURCE_NOT_FOUND');
     }
+  });
+});
+
+describe('customer-visible shipments', () => {
+  it('lists shipped and delivered fulfillments on account reads, never plans or cancelled ones', async () => {
+    const { shop, orderId, recordId, teeLine } = await orderWithStock(10, 4);
+    await updateOrderStatus(
+      handle.db,
+      shop.ctx(),
+      { id: orderId, status: 'CONFIRMED' },
+      ORDER_STATUS_EFFECTS,
+    );
+    const shipped = await createDirectFulfillment(
+      handle.db,
+      ctxOf(shop),
+      direct(orderId, [{ lineId: teeLine, quantity: 1 }], {
+        tracking: { carrier: 'UPS', trackingNumber: 'A1' },
+      }),
+      newKey(),
+    );
+    const plan = planFulfillmentInputSchema.parse({ recordId, lines: [{ lineId: teeLine, quantity: 1 }] });
+    await planFulfillment(handle.db, ctxOf(shop), plan, newKey());
+    const dropped = await planFulfillment(handle.db, ctxOf(shop), plan, newKey());
+    await cancelFulfillment(handle.db, ctxOf(shop), { recordId, fulfillmentId: dropped.body.id });
+    await deliverFulfillment(handle.db, ctxOf(shop), { recordId, fulfillmentId: shipped.body.id });
+    const expected = [
+      {
+        status: 'DELIVERED',
+        carrier: 'UPS',
+        trackingNumber: 'A1',
+        trackingUrl: null,
+        shippedAt: shipped.body.shippedAt,
+        deliveredAt: clock.now().toISOString(),
+        lines: [{ name: 'Tee', quantity: 1 }],
+      },
+    ];
+    expect((await getCustomerOrder(handle.db, shop.organizationId, orderId)).shipments).toEqual(expected);
+    const page = await listCustomerAccountOrders(handle.db, shop.organizationId, {
+      ...publicOrderListQuerySchema.parse({}),
+      email: 'ada@example.com',
+    });
+    expect(page.data.map((order) => order.shipments)).toEqual([expected]);
   });
 });

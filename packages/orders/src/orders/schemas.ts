@@ -123,6 +123,30 @@ const publicOrderShape = {
 export const publicOrderSchema = z.object(publicOrderShape).meta({ id: 'PublicOrder' });
 export type PublicOrderRead = z.infer<typeof publicOrderSchema>;
 
+/** One shipment as the customer sees it (13.17): never postage, charges, reasons, plans or cancellations. */
+export const shipmentSchema = z
+  .object({
+    status: z.enum(['SHIPPED', 'DELIVERED']),
+    carrier: z.string().nullable(),
+    trackingNumber: z.string().nullable(),
+    trackingUrl: z.string().nullable(),
+    shippedAt: z.iso.datetime(),
+    deliveredAt: z.iso.datetime().nullable(),
+    lines: z.array(z.object({ name: z.string(), quantity: z.number().int() })).describe('The units shipped'),
+  })
+  .meta({ id: 'Shipment' });
+export type ShipmentRead = z.infer<typeof shipmentSchema>;
+
+/** An order as its customer reads it (account views, the order-status link): the public read plus its shipments. */
+export const customerOrderSchema = publicOrderSchema
+  .extend({
+    shipments: z
+      .array(shipmentSchema)
+      .describe('The `SHIPPED` and `DELIVERED` fulfillments, oldest first; none before the first shipment'),
+  })
+  .meta({ id: 'CustomerOrder' });
+export type CustomerOrderRead = z.infer<typeof customerOrderSchema>;
+
 /** An order as the merchant reads it. */
 export const orderSchema = z
   .object({
