@@ -1,5 +1,12 @@
 import { AppError } from '@commerce/core';
-import type { Database, FulfillmentStatus, Order, SalesRecord, SalesRecordLine } from '@commerce/db';
+import {
+  type Database,
+  type FulfillmentStatus,
+  type Order,
+  type SalesRecord,
+  type SalesRecordLine,
+  sqlState,
+} from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { FulfillmentLinesInput } from './schemas.ts';
 
@@ -143,11 +150,13 @@ export function overFulfillment(lines: { lineId: string; requested: number; avai
 
 export type CounterChange = { lineId: string; shipped: number; allocated: number };
 
+const COUNTERS_CHECK = 'sales_record_lines_fulfillment_counters';
+
 /**
  * Moves the line counters by single `SET x = x + n` statements, then writes
  * the derived `fulfillmentStatus` on the record and its legacy order (13.3).
- * The lines must be locked already; a CHECK violation cannot then happen, and
- * if it did the transaction would fail rather than over-fulfil.
+ * The lines must be locked and checked already, so the CHECK never fires; if
+ * it did, the answer would be 409 OVER_FULFILLMENT and nothing would change.
  */
 export async function changeCounters(
   trx: Kysely<Database>,
@@ -165,7 +174,15 @@ export async function changeCounters(
       }))
       .where('organization_id', '=', organizationId)
       .where('id', '=', change.lineId)
-      .execute();
+      .execute()
+      .catch((error: unknown) => {
+        // The counters' CHECK is the last line of defence (13.4): its violation is the same 409.
+        if (sqlState(error) === '23514' && (error as { constraint?: string }).constraint === COUNTERS_CHECK)
+          throw overFulfillment([
+            { lineId: change.lineId, requested: change.shipped + change.allocated, available: 0 },
+          ]);
+        throw error;
+      });
   }
   const products = await trx
     .selectFrom('sales_record_lines')

@@ -17,6 +17,7 @@ import { updateOrderStatus } from '../orders/update-order-status.ts';
 import { recordSale } from '../sales-records/record-sale.ts';
 import { createDirectFulfillment, planFulfillment } from './create-direct-fulfillment.ts';
 import { getFulfillment, listFulfillments } from './fulfillment-read.ts';
+import { changeCounters, lockRecord } from './fulfillment-target.ts';
 import {
   attachExternalPostage,
   cancelFulfillment,
@@ -719,5 +720,89 @@ describe('customer-visible shipments', () => {
       email: 'ada@example.com',
     });
     expect(page.data.map((order) => order.shipments)).toEqual([expected]);
+  });
+});
+
+describe('the line counters CHECK', () => {
+  it('refuses a counter past the line quantity or below zero, as 409 OVER_FULFILLMENT through changeCounters', async () => {
+    const { shop, recordId, teeLine } = await orderWithStock(10, 2);
+    for (const change of [
+      { lineId: teeLine, shipped: 2, allocated: 1 },
+      { lineId: teeLine, shipped: -1, allocated: 0 },
+      { lineId: teeLine, shipped: 0, allocated: -1 },
+    ]) {
+      const error = await failureOf(
+        handle.db.transaction().execute(async (trx) => {
+          const target = await lockRecord(trx, shop.organizationId, recordId);
+          await changeCounters(trx, target, [change], clock.now());
+        }),
+      );
+      expect(error.code).toBe('OVER_FULFILLMENT');
+    }
+    expect(await countersOf(shop, teeLine)).toEqual({ shipped_quantity: 0, allocated_quantity: 0 });
+  });
+});
+
+describe('stock consumption against a checkout reservation', () => {
+  it('draws reserved units from the reservation, the rest from stock down to zero with a shortfall', async () => {
+    const { shop, orderId, teeLine } = await orderWithStock(1, 5);
+    // Checkout took 3 of these units off the stock when it reserved them; the reservation is the sale's.
+    const sessionId = `chk_fulfil_${process.pid}_${keySequence}`;
+    await handle.db
+      .insertInto('checkout_sessions')
+      .values({
+        organization_id: shop.organizationId,
+        id: sessionId,
+        token_hash: `hash_${sessionId}`,
+        status: 'COMPLETED',
+        currency: 'USD',
+        expires_at: clock.now(),
+        order_id: orderId,
+        created_at: clock.now(),
+        updated_at: clock.now(),
+      })
+      .execute();
+    await handle.db
+      .insertInto('inventory_reservations')
+      .values({
+        organization_id: shop.organizationId,
+        id: `rsv_fulfil_${process.pid}_${keySequence}`,
+        checkout_session_id: sessionId,
+        variant_id: shop.variantId,
+        quantity: 3,
+        status: 'CONSUMED',
+        created_at: clock.now(),
+        updated_at: clock.now(),
+      })
+      .execute();
+    const first = await createDirectFulfillment(
+      handle.db,
+      ctxOf(shop),
+      direct(orderId, [{ lineId: teeLine, quantity: 2 }]),
+      newKey(),
+    );
+    expect(await stockOf(shop)).toBe(1);
+    await createDirectFulfillment(
+      handle.db,
+      ctxOf(shop),
+      direct(orderId, [{ lineId: teeLine, quantity: 3 }]),
+      newKey(),
+    );
+    // One unit from the reservation's last, one from stock, one short.
+    expect(await stockOf(shop)).toBe(0);
+    const movements = await movementsOf(shop);
+    expect(
+      movements.map((row) => [row.fulfillment_id === first.body.id, row.quantity, row.shortfall_quantity]),
+    ).toEqual([
+      [true, 2, 0],
+      [false, 3, 1],
+    ]);
+    const reservation = await handle.db
+      .selectFrom('inventory_reservations')
+      .select(['quantity', 'fulfilled_quantity'])
+      .where('organization_id', '=', shop.organizationId)
+      .where('checkout_session_id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    expect(reservation).toEqual({ quantity: 3, fulfilled_quantity: 3 });
   });
 });
