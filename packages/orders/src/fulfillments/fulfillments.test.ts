@@ -803,3 +803,82 @@ describe('stock consumption against a checkout reservation', () => {
     expect(reservation).toEqual({ quantity: 3, fulfilled_quantity: 3 });
   });
 });
+
+describe('records without a legacy order, unpaid records and the shipment email', () => {
+  const saleOf = async (shop: OrderTenant, paymentStatus: 'AWAITING_PAYMENT' | 'PAID') =>
+    recordSale(handle.db, {
+      organizationId: shop.organizationId,
+      source: 'CHECKOUT',
+      currency: 'USD',
+      customer: { name: 'Grace Hopper', email: 'grace@example.com', phone: null },
+      lines: [
+        {
+          type: 'PRODUCT',
+          itemId: shop.itemId,
+          variantId: null,
+          name: 'Compiler',
+          quantity: 2,
+          unitPriceInCents: 100,
+        },
+      ],
+      shippingInCents: 0,
+      taxInCents: 0,
+      taxIncluded: false,
+      discountInCents: 0,
+      paymentStatus,
+      at: clock.now(),
+    });
+
+  it('refuses an unpaid record and ships a paid one addressed by its sal_ id, with orderId null', async () => {
+    const shop = await createOrderTenant(handle.db, clock);
+    const unpaid = await saleOf(shop, 'AWAITING_PAYMENT');
+    const refused = await failureOf(
+      createDirectFulfillment(
+        handle.db,
+        ctxOf(shop),
+        direct(unpaid.record.id, [{ lineId: unpaid.lines[0]!.id, quantity: 1 }]),
+        newKey(),
+      ),
+    );
+    expect(refused.code).toBe('ORDER_NOT_FULFILLABLE');
+    expect(refused.details).toEqual({ reason: 'AWAITING_PAYMENT' });
+
+    const paid = await saleOf(shop, 'PAID');
+    const shipped = await createDirectFulfillment(
+      handle.db,
+      ctxOf(shop),
+      direct(paid.record.id, [{ lineId: paid.lines[0]!.id, quantity: 2 }], {
+        tracking: {
+          carrier: 'FedEx',
+          trackingNumber: '7712 3456',
+          trackingUrl: 'https://fedex.example/7712',
+        },
+      }),
+      newKey(),
+    );
+    expect(shipped.body).toMatchObject({
+      orderId: null,
+      recordId: paid.record.id,
+      recordFulfillmentStatus: 'FULFILLED',
+    });
+    const record = await handle.db
+      .selectFrom('sales_records')
+      .select('fulfillment_status')
+      .where('organization_id', '=', shop.organizationId)
+      .where('id', '=', paid.record.id)
+      .executeTakeFirstOrThrow();
+    expect(record.fulfillment_status).toBe('FULFILLED');
+    const [email] = await handle.db
+      .selectFrom('outbox')
+      .select(['payload', 'metadata', 'dedupe_key'])
+      .where('organization_id', '=', shop.organizationId)
+      .execute();
+    expect(email!.dedupe_key).toBe(`ORDER_SHIPPED:${shipped.body.id}`);
+    expect(email!.metadata).toMatchObject({ templateType: 'ORDER_SHIPPED', fulfillmentId: shipped.body.id });
+    const payload = email!.payload as { to: string; text: string };
+    expect(payload.to).toBe('grace@example.com');
+    expect(payload.text).toContain('FedEx');
+    expect(payload.text).toContain('7712 3456');
+    expect(payload.text).toContain('https://shop.example/account/orders');
+  });
+});
