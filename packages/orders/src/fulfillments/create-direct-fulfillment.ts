@@ -1,13 +1,8 @@
 import { newId } from '@commerce/core';
-import {
-  type Database,
-  type FulfillmentLine,
-  recordAudit,
-  type SalesRecordLine,
-  withIdempotency,
-} from '@commerce/db';
+import { type Database, recordAudit, withIdempotency } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { readFulfillment } from './fulfillment-read.ts';
+import { insertLines, type KeyedOutcome } from './fulfillment-state.ts';
 import {
   assertAvailable,
   assertFulfillable,
@@ -16,23 +11,11 @@ import {
   lockRequestedLines,
   resolveRecordId,
 } from './fulfillment-target.ts';
-import type {
-  CreateDirectFulfillmentInput,
-  DirectFulfillmentRead,
-  FulfillmentContext,
-  FulfillmentLinesInput,
-  PlanFulfillmentInput,
-} from './schemas.ts';
+import type { CreateDirectFulfillmentInput, DirectFulfillmentRead, FulfillmentContext } from './schemas.ts';
 import { assertPastInstant, completeShipment } from './ship-fulfillment.ts';
 
-/** The operations an idempotency key of these routes is scoped to (CONTRACT.md section 12). */
+/** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12). */
 export const DIRECT_FULFILLMENT_OPERATION = 'POST /merchant/commerce/orders/:recordId/fulfillments';
-export const PLAN_FULFILLMENT_OPERATION = 'POST /merchant/commerce/orders/:recordId/planned-fulfillments';
-
-export interface KeyedOutcome<T> {
-  body: T;
-  replayed: boolean;
-}
 
 /**
  * `POST …/fulfillments`: a direct fulfillment, `SHIPPED` at once (13.7),
@@ -139,139 +122,4 @@ async function shipDirect(
     ...(await readFulfillment(trx, ctx.organizationId, salesRecordId, fulfillment.id)),
     recordFulfillmentStatus,
   };
-}
-
-/**
- * `POST …/planned-fulfillments`: a `PLANNED` fulfillment that allocates the
- * units (13.2) and buys, ships and consumes nothing; the same key, locks and
- * OVER_FULFILLMENT as a direct fulfillment. Audits `fulfillment.planned`.
- */
-export async function planFulfillment(
-  db: Kysely<Database>,
-  ctx: FulfillmentContext,
-  input: PlanFulfillmentInput,
-  idempotencyKey: string,
-): Promise<KeyedOutcome<Awaited<ReturnType<typeof readFulfillment>>>> {
-  const salesRecordId = await resolveRecordId(db, ctx.organizationId, input.recordId);
-  const { recordId: _recordId, ...body } = input;
-  const outcome = await withIdempotency(
-    db,
-    {
-      organizationId: ctx.organizationId,
-      operation: PLAN_FULFILLMENT_OPERATION,
-      key: idempotencyKey,
-      intent: { params: { recordId: salesRecordId }, body },
-      retention: 'money',
-      now: ctx.at,
-    },
-    async (trx) => ({ status: 201, body: await plan(trx, ctx, salesRecordId, input) }),
-  );
-  return { body: outcome.body, replayed: outcome.replayed };
-}
-
-async function plan(
-  trx: Kysely<Database>,
-  ctx: FulfillmentContext,
-  salesRecordId: string,
-  input: PlanFulfillmentInput,
-) {
-  const target = await lockRecord(trx, ctx.organizationId, salesRecordId);
-  const locked = await lockRequestedLines(trx, ctx.organizationId, salesRecordId, input.lines);
-  assertFulfillable(target);
-  assertAvailable(input.lines, locked);
-  const fulfillment = await trx
-    .insertInto('fulfillments')
-    .values({
-      organization_id: ctx.organizationId,
-      id: newId('ful', ctx.at),
-      sales_record_id: salesRecordId,
-      order_id: target.order?.id ?? null,
-      status: 'PLANNED',
-      origin: 'PLANNED',
-      tracking_carrier: null,
-      tracking_number: null,
-      tracking_url: null,
-      note: null,
-      notification_decision: null,
-      notification_decided_at: null,
-      notification_decided_by: null,
-      inventory_consumed_at: null,
-      shipped_at: null,
-      delivered_at: null,
-      cancelled_at: null,
-      cancel_reason: null,
-      created_by: ctx.actor.userId,
-      created_at: ctx.at,
-      updated_at: ctx.at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await insertLines(trx, ctx, fulfillment.id, input.lines, locked);
-  await changeCounters(
-    trx,
-    target,
-    input.lines.map((line) => ({ lineId: line.lineId, shipped: 0, allocated: line.quantity })),
-    ctx.at,
-  );
-  await recordAudit(trx, {
-    organizationId: ctx.organizationId,
-    actor: ctx.actor,
-    action: 'fulfillment.planned',
-    targetType: 'fulfillment',
-    targetId: fulfillment.id,
-    metadata: {
-      fulfillmentId: fulfillment.id,
-      recordId: salesRecordId,
-      lines: input.lines.map((line) => ({ lineId: line.lineId, quantity: line.quantity })),
-    },
-    at: ctx.at,
-  });
-  return readFulfillment(trx, ctx.organizationId, salesRecordId, fulfillment.id);
-}
-
-/** The fulfillment's lines, in request order, with the line's names and its variant's SKU as they are now. */
-async function insertLines(
-  trx: Kysely<Database>,
-  ctx: FulfillmentContext,
-  fulfillmentId: string,
-  lines: FulfillmentLinesInput,
-  locked: Map<string, SalesRecordLine>,
-): Promise<FulfillmentLine[]> {
-  const variantIds = [
-    ...new Set(lines.map((line) => locked.get(line.lineId)!.variant_id).filter((id) => id !== null)),
-  ];
-  const skus =
-    variantIds.length === 0
-      ? new Map<string, string | null>()
-      : new Map(
-          (
-            await trx
-              .selectFrom('variants')
-              .select(['id', 'sku'])
-              .where('organization_id', '=', ctx.organizationId)
-              .where('id', 'in', variantIds)
-              .execute()
-          ).map((variant) => [variant.id, variant.sku]),
-        );
-  const inserted = await trx
-    .insertInto('fulfillment_lines')
-    .values(
-      lines.map((line, position) => {
-        const row = locked.get(line.lineId)!;
-        return {
-          organization_id: ctx.organizationId,
-          fulfillment_id: fulfillmentId,
-          line_id: line.lineId,
-          position,
-          item_id: row.item_id,
-          variant_id: row.variant_id,
-          sku: row.variant_id === null ? null : (skus.get(row.variant_id) ?? null),
-          name: row.name,
-          quantity: line.quantity,
-        };
-      }),
-    )
-    .returningAll()
-    .execute();
-  return inserted.sort((a, b) => a.position - b.position);
 }

@@ -15,15 +15,14 @@ import {
 } from '../orders/test-support.ts';
 import { updateOrderStatus } from '../orders/update-order-status.ts';
 import { recordSale } from '../sales-records/record-sale.ts';
-import { createDirectFulfillment, planFulfillment } from './create-direct-fulfillment.ts';
+import { attachExternalPostage } from './attach-external-postage.ts';
+import { cancelFulfillment } from './cancel-fulfillment.ts';
+import { createDirectFulfillment } from './create-direct-fulfillment.ts';
+import { deliverFulfillment } from './deliver-fulfillment.ts';
 import { getFulfillment, listFulfillments } from './fulfillment-read.ts';
 import { changeCounters, lockRecord } from './fulfillment-target.ts';
-import {
-  attachExternalPostage,
-  cancelFulfillment,
-  deliverFulfillment,
-  handOffFulfillment,
-} from './fulfillment-transitions.ts';
+import { handOffFulfillment } from './hand-off-fulfillment.ts';
+import { planFulfillment } from './plan-fulfillment.ts';
 import {
   createDirectFulfillmentInputSchema,
   type FulfillmentContext,

@@ -2,7 +2,7 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle, ReturnStatus } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverFulfillment } from '../fulfillments/fulfillment-transitions.ts';
+import { deliverFulfillment } from '../fulfillments/deliver-fulfillment.ts';
 import type { CreatedLegacyOrder } from '../orders/schemas.ts';
 import { TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
 import { createReturn, requestReturn } from './create-return.ts';
