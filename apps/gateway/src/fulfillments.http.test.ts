@@ -184,6 +184,51 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     expect(error.details).toEqual({ fields: ['notifyCustomer'] });
   });
 
+  it('lets one of 20 concurrent distinct-key requests for the last 3 units through', async () => {
+    const order = await placeOrder(5);
+    const line = order.items[0]!.id;
+    const path = `/merchant/commerce/orders/${order.id}/fulfillments`;
+    await ok(
+      await call(
+        shop,
+        'owner',
+        'POST',
+        path,
+        { lines: [{ lineId: line, quantity: 2 }], notifyCustomer: false },
+        {
+          'x-idempotency-key': newKey(),
+        },
+      ),
+      201,
+    );
+    const before = await stock();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        call(
+          shop,
+          'owner',
+          'POST',
+          path,
+          { lines: [{ lineId: line, quantity: 3 }], notifyCustomer: false },
+          {
+            'x-idempotency-key': newKey(),
+          },
+        ),
+      ),
+    );
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
+    const refusals = responses.filter((response) => response.status !== 201);
+    expect(refusals).toHaveLength(19);
+    for (const refusal of refusals) await expectError(refusal, 409, 'OVER_FULFILLMENT');
+    expect(await stock()).toBe(before - 3);
+    const movements = await h.database.db
+      .selectFrom('inventory_movements')
+      .select('quantity')
+      .where('line_id', '=', line)
+      .execute();
+    expect(movements.map((row) => row.quantity).sort()).toEqual([2, 3]);
+  });
+
   it('gives the contract envelope to bad input, unknown and foreign ids', async () => {
     const order = await placeOrder(2);
     const line = order.items[0]!.id;
