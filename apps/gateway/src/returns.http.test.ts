@@ -88,6 +88,7 @@ async function ownerCall(
   method: string,
   path: string,
   body?: unknown,
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   const token = await h.token({ email: `owner@${fixture.slug}.test` });
   return h.app.request(`/api/v1${path}`, {
@@ -96,12 +97,18 @@ async function ownerCall(
       'x-organization-slug': fixture.slug,
       authorization: `Bearer ${token}`,
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 }
 
-/** An order of Ada's (3 tees), placed publicly and moved by the Owner to COMPLETED unless told otherwise. */
+let shipments = 0;
+
+/**
+ * An order of Ada's (3 tees), placed publicly and moved by the Owner to COMPLETED unless told
+ * otherwise; a COMPLETED one has its 3 tees shipped now (a direct fulfillment), so it is returnable.
+ */
 async function completedOrder(fixture: RoleFixture = shop, status = 'COMPLETED'): Promise<Order> {
   const order = await ok<Order>(
     await h.app.request('/api/v1/public/orders', {
@@ -127,6 +134,17 @@ async function completedOrder(fixture: RoleFixture = shop, status = 'COMPLETED')
   ];
   for (const next of path)
     await ok(await ownerCall(fixture, 'PATCH', `/merchant/orders/${order.id}/status`, { status: next }), 200);
+  if (status === 'COMPLETED')
+    await ok(
+      await ownerCall(
+        fixture,
+        'POST',
+        `/merchant/commerce/orders/${order.id}/fulfillments`,
+        { lines: [{ lineId: order.items[0]!.id, quantity: 3 }], notifyCustomer: false },
+        { 'x-idempotency-key': `returns-http-ship-${process.pid}-${++shipments}` },
+      ),
+      201,
+    );
   return order;
 }
 
@@ -268,14 +286,14 @@ describe('customer returns', () => {
     expect(stored.map((row) => row.id)).toEqual([created.id]);
   });
 
-  it('refuses an order that is not completed', async () => {
+  it('refuses an order of which nothing has shipped', async () => {
     const confirmed = await completedOrder(shop, 'CONFIRMED');
     const notYet = await expectError(
       await customerCall(ada, 'POST', returnsPath(confirmed), teeLine(confirmed)),
       409,
       'RETURN_NOT_ELIGIBLE',
     );
-    expect(notYet.details).toEqual({ reason: 'ORDER_NOT_COMPLETED', windowEndsAt: null });
+    expect(notYet.details).toEqual({ reason: 'NOT_SHIPPED', windowEndsAt: null });
   });
 
   it('answers 404 on every returns route for a legacy order the merchant has not confirmed, as the account does', async () => {

@@ -12,6 +12,7 @@ import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
 import { merchantBoxPresetsRouter } from './routers/merchant/box-presets.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
+import { merchantFulfillmentsRouter } from './routers/merchant/fulfillments.ts';
 import { merchantItemsRouter } from './routers/merchant/items.ts';
 import { merchantMembershipsRouter } from './routers/merchant/memberships.ts';
 import { merchantOnboardingRouter } from './routers/merchant/onboarding.ts';
@@ -72,6 +73,7 @@ export const appRouter = router({
     shipping: merchantShippingRouter,
     boxPresets: merchantBoxPresetsRouter,
     orders: merchantOrdersRouter,
+    fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,
     bookingResources: merchantBookingResourcesRouter,
     bookingServices: merchantBookingServicesRouter,

@@ -24,6 +24,12 @@ export const ERROR_TABLE = {
   INVALID_STATE_TRANSITION: { status: 409, message: 'The transition is not allowed from the current state' },
   STALE_STATE: { status: 409, message: 'The resource changed; refresh and retry' },
   OVER_FULFILLMENT: { status: 409, message: 'The fulfillment would exceed the ordered quantity' },
+  ORDER_NOT_FULFILLABLE: {
+    status: 409,
+    message: 'The order cannot be fulfilled now (cancelled, unpaid or voided)',
+  },
+  PAID_POSTAGE_ACTIVE: { status: 409, message: 'The fulfillment has current paid postage' },
+  HANDOFF_BLOCKED: { status: 409, message: 'The fulfillment cannot be handed off now' },
   OVER_RETURN: { status: 409, message: 'The return would exceed the quantity left to return' },
   RETURN_NOT_ELIGIBLE: { status: 409, message: 'The order cannot be returned now' },
   ACTION_TOKEN_CONSUMED: { status: 409, message: 'The action token was already used for another action' },

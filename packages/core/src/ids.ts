@@ -43,6 +43,8 @@ export const ID_PREFIXES = [
   'bcl',
   'bcr',
   'box',
+  'inm',
+  'pst',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -77,6 +77,8 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: Timestamp;
   delivered_at: Date | null;
+  /** Unique per tenant where set: a message that must go once (`ORDER_SHIPPED:<ful_…>`). */
+  dedupe_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** What the development email transport "sent" (CONTRACT.md section 8). */
@@ -450,6 +452,8 @@ export interface SalesRecordsTable {
   updated_at: Timestamp;
   /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
   tax_included: Generated<boolean>;
+  /** Derived from the PRODUCT lines' shipped counters; rewritten with every counter change (13.3). */
+  fulfillment_status: Generated<FulfillmentStatus>;
 }
 
 /** One typed line of a sales record; item and variant ids are snapshots, not foreign keys. */
@@ -466,6 +470,10 @@ export interface SalesRecordLinesTable {
   unit_price_in_cents: number;
   total_in_cents: number;
   created_at: Timestamp;
+  /** Units in SHIPPED and DELIVERED fulfillments (PRODUCT lines only). */
+  shipped_quantity: Generated<number>;
+  /** Units in PLANNED and READY fulfillments. `shipped + allocated <= quantity` is a CHECK. */
+  allocated_quantity: Generated<number>;
 }
 
 /** The order: a projection of its sales record, written in the same transaction. */
@@ -587,6 +595,8 @@ export interface InventoryReservationsTable {
   status: InventoryReservationStatus;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Units of it that shipments drew (its stock left at checkout, so they take none again). */
+  fulfilled_quantity: Generated<number>;
 }
 
 export type PaymentAttemptStatus = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED' | 'REFUNDED';
@@ -915,7 +925,95 @@ export interface ActionTokensTable {
   created_at: Timestamp;
 }
 
+export type FulfillmentRecordStatus = 'PLANNED' | 'READY' | 'SHIPPED' | 'DELIVERED' | 'CANCELLED';
+export type FulfillmentOrigin = 'DIRECT' | 'PLANNED' | 'NATIVE_LABEL' | 'LEGACY';
+export type NotificationDecision = 'SEND' | 'SUPPRESS';
+
+/** One shipment of some units of a sales record's PRODUCT lines (CONTRACT-fulfillment.md 13.2). */
+export interface FulfillmentsTable {
+  organization_id: string;
+  id: string;
+  sales_record_id: string;
+  /** The legacy order of the record, when it has one. */
+  order_id: string | null;
+  status: FulfillmentRecordStatus;
+  origin: FulfillmentOrigin;
+  tracking_carrier: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  /** Merchant-internal. */
+  note: string | null;
+  notification_decision: NotificationDecision | null;
+  notification_decided_at: Date | null;
+  notification_decided_by: string | null;
+  notification_email_queued: Generated<boolean>;
+  inventory_consumed_at: Date | null;
+  shipped_at: Date | null;
+  delivered_at: Date | null;
+  cancelled_at: Date | null;
+  cancel_reason: string | null;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  version: Generated<number>;
+}
+
+/** The units of one line in one fulfillment, fixed at creation, with the line's names as they were. */
+export interface FulfillmentLinesTable {
+  organization_id: string;
+  fulfillment_id: string;
+  line_id: string;
+  position: number;
+  item_id: string | null;
+  variant_id: string | null;
+  sku: string | null;
+  name: string;
+  quantity: number;
+}
+
+export type PostageSource = 'NATIVE' | 'EXTERNAL' | 'LEGACY';
+export type PostageStatus = 'ACTIVE' | 'VOID_PENDING' | 'VOIDED' | 'RETIRED';
+
+/** One label on one fulfillment (`pst_…`); at most one ACTIVE or VOID_PENDING per fulfillment. */
+export interface FulfillmentPostagesTable {
+  organization_id: string;
+  id: string;
+  fulfillment_id: string;
+  source: PostageSource;
+  status: PostageStatus;
+  carrier: string;
+  service: string | null;
+  tracking_number: string;
+  tracking_url: string | null;
+  charge_in_cents: ColumnType<string | null, number | string | null, number | string | null>;
+  currency: string | null;
+  purchase_id: string | null;
+  label_available: Generated<boolean>;
+  purchased_at: Date | null;
+  retired_at: Date | null;
+  retirement_evidence: Json<Record<string, unknown>> | null;
+  created_at: Timestamp;
+}
+
+/** Stock a shipment took (`inm_…`): unique per fulfillment, line and kind, so never twice. */
+export interface InventoryMovementsTable {
+  organization_id: string;
+  id: string;
+  kind: 'CONSUME';
+  fulfillment_id: string;
+  line_id: string;
+  variant_id: string;
+  quantity: number;
+  /** Units shipped that the variant's stock did not hold (on-hand stops at zero). */
+  shortfall_quantity: Generated<number>;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  fulfillments: FulfillmentsTable;
+  fulfillment_lines: FulfillmentLinesTable;
+  fulfillment_postages: FulfillmentPostagesTable;
+  inventory_movements: InventoryMovementsTable;
   organizations: OrganizationsTable;
   merchant_users: MerchantUsersTable;
   memberships: MembershipsTable;
@@ -1008,9 +1106,78 @@ export type CheckoutSession = Selectable<CheckoutSessionsTable>;
 export type CheckoutSessionLine = Selectable<CheckoutSessionLinesTable>;
 export type InventoryReservation = Selectable<InventoryReservationsTable>;
 export type PaymentAttempt = Selectable<PaymentAttemptsTable>;
+export type Fulfillment = Selectable<FulfillmentsTable>;
+export type FulfillmentLine = Selectable<FulfillmentLinesTable>;
+export type FulfillmentPostage = Selectable<FulfillmentPostagesTable>;
 
 /** Every column of every table, checked against the database by a test. */
 export const SCHEMA_COLUMNS = {
+  fulfillments: [
+    'organization_id',
+    'id',
+    'sales_record_id',
+    'order_id',
+    'status',
+    'origin',
+    'tracking_carrier',
+    'tracking_number',
+    'tracking_url',
+    'note',
+    'notification_decision',
+    'notification_decided_at',
+    'notification_decided_by',
+    'notification_email_queued',
+    'inventory_consumed_at',
+    'shipped_at',
+    'delivered_at',
+    'cancelled_at',
+    'cancel_reason',
+    'created_by',
+    'created_at',
+    'updated_at',
+    'version',
+  ],
+  fulfillment_lines: [
+    'organization_id',
+    'fulfillment_id',
+    'line_id',
+    'position',
+    'item_id',
+    'variant_id',
+    'sku',
+    'name',
+    'quantity',
+  ],
+  fulfillment_postages: [
+    'organization_id',
+    'id',
+    'fulfillment_id',
+    'source',
+    'status',
+    'carrier',
+    'service',
+    'tracking_number',
+    'tracking_url',
+    'charge_in_cents',
+    'currency',
+    'purchase_id',
+    'label_available',
+    'purchased_at',
+    'retired_at',
+    'retirement_evidence',
+    'created_at',
+  ],
+  inventory_movements: [
+    'organization_id',
+    'id',
+    'kind',
+    'fulfillment_id',
+    'line_id',
+    'variant_id',
+    'quantity',
+    'shortfall_quantity',
+    'created_at',
+  ],
   organizations: ['id', 'slug', 'name', 'status', 'created_at'],
   merchant_users: ['id', 'subject', 'email', 'email_verified', 'name', 'created_at', 'updated_at'],
   memberships: [
@@ -1049,6 +1216,7 @@ export const SCHEMA_COLUMNS = {
     'last_error',
     'created_at',
     'delivered_at',
+    'dedupe_key',
   ],
   dev_emails: [
     'organization_id',
@@ -1317,6 +1485,7 @@ export const SCHEMA_COLUMNS = {
     'created_at',
     'updated_at',
     'tax_included',
+    'fulfillment_status',
   ],
   sales_record_lines: [
     'organization_id',
@@ -1331,6 +1500,8 @@ export const SCHEMA_COLUMNS = {
     'unit_price_in_cents',
     'total_in_cents',
     'created_at',
+    'shipped_quantity',
+    'allocated_quantity',
   ],
   orders: [
     'organization_id',
@@ -1453,6 +1624,7 @@ export const SCHEMA_COLUMNS = {
     'status',
     'created_at',
     'updated_at',
+    'fulfilled_quantity',
   ],
   payment_attempts: [
     'organization_id',

@@ -25,6 +25,8 @@ export const enqueueEmailInputSchema = z.object({
   replyTo: z.email().optional(),
   /** Non-secret facts kept after delivery (ids, locale): never an address, a name, a token or a code. */
   metadata: z.record(z.string(), z.unknown()).optional(),
+  /** Unique per tenant where set (`ORDER_SHIPPED:<ful_…>`): the message goes at most once. */
+  dedupeKey: z.string().min(1).max(200).optional(),
   at: z.date(),
 });
 
@@ -88,5 +90,6 @@ function toOutboxRow(input: EnqueueEmailInput) {
     payload: JSON.stringify(payload),
     next_attempt_at: email.at,
     created_at: email.at,
+    dedupe_key: email.dedupeKey ?? null,
   };
 }

@@ -1,5 +1,6 @@
 export * from './box-presets/index.ts';
 export * from './checkout/index.ts';
+export * from './fulfillments/index.ts';
 export * from './orders/index.ts';
 export * from './return-actions/index.ts';
 export * from './returns/index.ts';

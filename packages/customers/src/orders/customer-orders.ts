@@ -1,9 +1,9 @@
 import { AppError, type Page } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import {
-  getPublicOrder,
+  type CustomerOrderRead,
+  getCustomerOrder,
   listCustomerAccountOrders,
-  type PublicOrderRead,
   shownInCustomerAccount,
 } from '@commerce/orders';
 import type { Kysely } from 'kysely';
@@ -23,14 +23,14 @@ const notFound = () => AppError.notFound('Order not found');
  * The customer's orders (customer email equal to their verified email,
  * case-insensitively: citext), newest first, without merchant notes. A
  * legacy order (anyone may place one with any email) shows only once the
- * merchant has confirmed it (`shownInCustomerAccount`). A cursor that names
- * no order of theirs is 400.
+ * merchant has confirmed it (`shownInCustomerAccount`). Each carries its
+ * shipments (13.17). A cursor that names no order of theirs is 400.
  */
 export async function listCustomerOrders(
   db: Kysely<Database>,
   owner: OrderOwner,
   query: CustomerOrderListQuery,
-): Promise<Page<PublicOrderRead>> {
+): Promise<Page<CustomerOrderRead>> {
   if (query.cursor !== undefined && !(await ownedOrderId(db, owner, 'id', query.cursor))) {
     throw AppError.validation([{ path: 'cursor', message: 'does not name an order' }]);
   }
@@ -42,22 +42,22 @@ export async function getCustomerOrderByReference(
   db: Kysely<Database>,
   owner: OrderOwner,
   orderReference: string,
-): Promise<PublicOrderRead> {
+): Promise<CustomerOrderRead> {
   if (!ORDER_REFERENCE.test(orderReference)) throw notFound();
   const id = await ownedOrderId(db, owner, 'order_reference', orderReference);
   if (!id) throw notFound();
-  return getPublicOrder(db, owner.organizationId, id);
+  return getCustomerOrder(db, owner.organizationId, id);
 }
 
 export async function getCustomerOrderByNumber(
   db: Kysely<Database>,
   owner: OrderOwner,
   orderNumber: string,
-): Promise<PublicOrderRead> {
+): Promise<CustomerOrderRead> {
   if (!ORDER_NUMBER.test(orderNumber)) throw notFound();
   const id = await ownedOrderId(db, owner, 'order_number', Number(orderNumber));
   if (!id) throw notFound();
-  return getPublicOrder(db, owner.organizationId, id);
+  return getCustomerOrder(db, owner.organizationId, id);
 }
 
 async function ownedOrderId(

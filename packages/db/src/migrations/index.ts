@@ -17,6 +17,7 @@ import * as bookingPayments from './2026_11_26_0017_booking_payments.ts';
 import * as bookingHoldCustomers from './2026_11_26_0019_booking_hold_customers.ts';
 import * as capacityCheck from './2026_11_26_0020_capacity_check.ts';
 import * as boxPresets from './2026_11_26_0021_box_presets.ts';
+import * as fulfillments from './2026_11_26_0022_fulfillments.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0019_booking_hold_customers': bookingHoldCustomers,
   '2026_11_26_0020_capacity_check': capacityCheck,
   '2026_11_26_0021_box_presets': boxPresets,
+  '2026_11_26_0022_fulfillments': fulfillments,
 };

@@ -497,6 +497,13 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
       ORDER_NUMBER,
       variable('shipment.carrier', "The carrier's name", 'UPS'),
       variable('shipment.trackingNumber', "The carrier's tracking number", '1Z999AA10123456784'),
+      variable(
+        'shipment.trackingUrl',
+        "The carrier's tracking page (https only; empty otherwise)",
+        'https://www.ups.com/track?tracknum=1Z999AA10123456784',
+      ),
+      variable('shipment.items', 'The items shipped with their quantities', '2 × Blue tee, 1 × Mug'),
+      variable('shipment.shippedAt', 'When the shipment left, ISO 8601', '2026-03-02T14:00:00.000Z'),
     ],
     requiredVariables: [],
     action: { description: "The shipment's tracking page", samplePath: `${SAMPLE_ORDER_PATH}/tracking` },

@@ -142,6 +142,8 @@ export interface TemplatedEmailMessage {
   links: EmailTemplateLinks;
   /** Non-secret facts kept after delivery (ids): never an address, a name, a token or a code. */
   metadata?: Record<string, unknown>;
+  /** Unique per tenant in the outbox: a second message with it fails the transaction that queues it. */
+  dedupeKey?: string;
 }
 
 export type TemplatedEmail = TemplatedEmailBatch & TemplatedEmailMessage;
@@ -154,9 +156,9 @@ export type TemplatedEmail = TemplatedEmailBatch & TemplatedEmailMessage;
  * commits. Two queries (the store, its override) and one insert.
  */
 export async function enqueueTemplatedEmail(db: Kysely<Database>, email: TemplatedEmail): Promise<string> {
-  const { to, values, links, metadata, ...batch } = email;
+  const { to, values, links, metadata, dedupeKey, ...batch } = email;
   const [id] = await enqueueTemplatedEmails(db, batch, [
-    { to, values, links, ...(metadata ? { metadata } : {}) },
+    { to, values, links, ...(metadata ? { metadata } : {}), ...(dedupeKey ? { dedupeKey } : {}) },
   ]);
   return id!;
 }
@@ -209,6 +211,7 @@ export async function enqueueTemplatedEmails(
         html: rendered.html,
         ...(replyTo ? { replyTo } : {}),
         ...(message.metadata ? { metadata: message.metadata } : {}),
+        ...(message.dedupeKey ? { dedupeKey: message.dedupeKey } : {}),
         at: batch.at,
       };
     }),

@@ -311,6 +311,7 @@ describe('legacy order line types', () => {
     for (const status of ['CONFIRMED', 'PROCESSING', 'COMPLETED'] as const)
       await updateOrderStatus(handle.db, r.shop.ctx(), { id: order.id, status }, ORDER_STATUS_EFFECTS);
     const [tee, fitting] = order.items;
+    await r.ship(order.id, [{ lineId: tee!.id, quantity: 1 }]);
 
     const refused = await failureOf(
       createReturn(

@@ -1,9 +1,16 @@
 import { AppError, keysetAfter, type Page } from '@commerce/core';
 import type { Database, Order } from '@commerce/db';
 import { type Kysely, type SqlBool, sql } from 'kysely';
+import { shipmentsOfRecords } from '../fulfillments/shipments.ts';
 import { shownInCustomerAccount } from './customer-account-visibility.ts';
-import { linesOfOrders, toOrderRead, toPublicOrderRead } from './order-read.ts';
-import type { OrderListQuery, OrderRead, PublicOrderListQuery, PublicOrderRead } from './schemas.ts';
+import { linesOfOrders, toOrderLineRead, toOrderRead, toPublicOrderRead } from './order-read.ts';
+import type {
+  CustomerOrderRead,
+  OrderListQuery,
+  OrderRead,
+  PublicOrderListQuery,
+  PublicOrderRead,
+} from './schemas.ts';
 
 const ORDER_NUMBER_SEARCH = /^#?(\d{1,15})$/;
 
@@ -98,23 +105,34 @@ export async function listPublicOrders(
 ): Promise<Page<PublicOrderRead>> {
   const page = await orderPage(db, organizationId, query);
   return {
-    data: page.rows.map((row) => toPublicOrderRead(row, page.lines.get(row.sales_record_id)!)),
+    data: page.rows.map((row) =>
+      toPublicOrderRead(row, page.lines.get(row.sales_record_id)!.map(toOrderLineRead)),
+    ),
     nextCursor: page.nextCursor,
   };
 }
 
 /**
  * A customer's account list: the orders placed with their email that
- * `shownInCustomerAccount` lets them see, projected as the public list is.
+ * `shownInCustomerAccount` lets them see, projected as the public list is,
+ * with their shipments.
  */
 export async function listCustomerAccountOrders(
   db: Kysely<Database>,
   organizationId: string,
   query: PublicOrderListQuery & { email: string },
-): Promise<Page<PublicOrderRead>> {
+): Promise<Page<CustomerOrderRead>> {
   const page = await orderPage(db, organizationId, query, { customerAccount: true });
+  const shipments = await shipmentsOfRecords(
+    db,
+    organizationId,
+    page.rows.map((row) => row.sales_record_id),
+  );
   return {
-    data: page.rows.map((row) => toPublicOrderRead(row, page.lines.get(row.sales_record_id)!)),
+    data: page.rows.map((row) => ({
+      ...toPublicOrderRead(row, page.lines.get(row.sales_record_id)!.map(toOrderLineRead)),
+      shipments: shipments.get(row.sales_record_id)!,
+    })),
     nextCursor: page.nextCursor,
   };
 }

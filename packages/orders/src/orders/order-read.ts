@@ -1,7 +1,14 @@
 import { AppError } from '@commerce/core';
 import type { Database, Order, SalesRecordLine } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import type { OrderLineRead, OrderRead, PublicOrderRead } from './schemas.ts';
+import { shipmentsOfRecords } from '../fulfillments/shipments.ts';
+import type {
+  CustomerOrderRead,
+  MerchantOrderLineRead,
+  OrderLineRead,
+  OrderRead,
+  PublicOrderRead,
+} from './schemas.ts';
 
 export function toOrderLineRead(row: SalesRecordLine): OrderLineRead {
   return {
@@ -13,6 +20,17 @@ export function toOrderLineRead(row: SalesRecordLine): OrderLineRead {
     quantity: row.quantity,
     unitPriceInCents: row.unit_price_in_cents,
     totalInCents: row.total_in_cents,
+  };
+}
+
+/** A merchant read of a line: PRODUCT lines add their fulfillment counters (13.3), other lines null. */
+export function toMerchantOrderLineRead(row: SalesRecordLine): MerchantOrderLineRead {
+  const isProduct = row.type === 'PRODUCT';
+  return {
+    ...toOrderLineRead(row),
+    shippedQuantity: isProduct ? row.shipped_quantity : null,
+    allocatedQuantity: isProduct ? row.allocated_quantity : null,
+    unfulfilledQuantity: isProduct ? row.quantity - row.shipped_quantity : null,
   };
 }
 
@@ -41,8 +59,13 @@ export function toPublicOrderRead(row: Order, lines: OrderLineRead[]): PublicOrd
   };
 }
 
-export function toOrderRead(row: Order, lines: OrderLineRead[]): OrderRead {
-  return { ...toPublicOrderRead(row, lines), salesRecordId: row.sales_record_id, notes: row.notes };
+export function toOrderRead(row: Order, lines: readonly SalesRecordLine[]): OrderRead {
+  return {
+    ...toPublicOrderRead(row, []),
+    items: lines.map(toMerchantOrderLineRead),
+    salesRecordId: row.sales_record_id,
+    notes: row.notes,
+  };
 }
 
 /** The lines of some orders' sales records in one query, by sales record id, in line order. */
@@ -50,8 +73,8 @@ export async function linesOfOrders(
   db: Kysely<Database>,
   organizationId: string,
   orders: readonly Order[],
-): Promise<Map<string, OrderLineRead[]>> {
-  const byRecord = new Map<string, OrderLineRead[]>(orders.map((order) => [order.sales_record_id, []]));
+): Promise<Map<string, SalesRecordLine[]>> {
+  const byRecord = new Map<string, SalesRecordLine[]>(orders.map((order) => [order.sales_record_id, []]));
   if (orders.length === 0) return byRecord;
   const rows = await db
     .selectFrom('sales_record_lines')
@@ -61,7 +84,7 @@ export async function linesOfOrders(
     .orderBy('sales_record_id')
     .orderBy('position')
     .execute();
-  for (const row of rows) byRecord.get(row.sales_record_id)?.push(toOrderLineRead(row));
+  for (const row of rows) byRecord.get(row.sales_record_id)?.push(row);
   return byRecord;
 }
 
@@ -113,5 +136,18 @@ export async function readPublicOrder(
   order: Order,
 ): Promise<PublicOrderRead> {
   const lines = await linesOfOrders(db, organizationId, [order]);
-  return toPublicOrderRead(order, lines.get(order.sales_record_id)!);
+  return toPublicOrderRead(order, lines.get(order.sales_record_id)!.map(toOrderLineRead));
+}
+
+/** The customer's read of an order: the public read plus its shipments (13.17). */
+export async function readCustomerOrder(
+  db: Kysely<Database>,
+  organizationId: string,
+  order: Order,
+): Promise<CustomerOrderRead> {
+  const [read, shipments] = await Promise.all([
+    readPublicOrder(db, organizationId, order),
+    shipmentsOfRecords(db, organizationId, [order.sales_record_id]),
+  ]);
+  return { ...read, shipments: shipments.get(order.sales_record_id)! };
 }

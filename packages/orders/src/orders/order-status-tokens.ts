@@ -1,8 +1,8 @@
 import { AppError, hashToken, isTokenOf, newToken } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { findOrder, readPublicOrder } from './order-read.ts';
-import type { PublicOrderRead } from './schemas.ts';
+import { findOrder, readCustomerOrder } from './order-read.ts';
+import type { CustomerOrderRead } from './schemas.ts';
 
 /** Issues a read-only `o1_` order-status token; only its SHA-256 is stored. Returns the raw token. */
 export async function issueOrderStatusToken(
@@ -27,7 +27,7 @@ export async function issueOrderStatusToken(
  * names the order and its organization; a malformed or unknown token is the
  * same neutral 404.
  */
-export async function getOrderByStatusToken(db: Kysely<Database>, token: string): Promise<PublicOrderRead> {
+export async function getOrderByStatusToken(db: Kysely<Database>, token: string): Promise<CustomerOrderRead> {
   if (!isTokenOf('orderStatus', token)) throw AppError.notFound('Order not found');
   const row = await db
     .selectFrom('order_status_tokens')
@@ -36,5 +36,5 @@ export async function getOrderByStatusToken(db: Kysely<Database>, token: string)
     .executeTakeFirst();
   if (!row) throw AppError.notFound('Order not found');
   const order = await findOrder(db, row.organization_id, row.order_id);
-  return readPublicOrder(db, row.organization_id, order);
+  return readCustomerOrder(db, row.organization_id, order);
 }

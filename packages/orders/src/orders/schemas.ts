@@ -72,6 +72,19 @@ export const orderLineSchema = z
   .meta({ id: 'OrderLine' });
 export type OrderLineRead = z.infer<typeof orderLineSchema>;
 
+const lineCounter = (what: string) =>
+  z.number().int().nullable().describe(`${what}; null on lines other than PRODUCT`);
+
+/** A line as the merchant reads it: PRODUCT lines carry their fulfillment counters (13.3). */
+export const merchantOrderLineSchema = orderLineSchema
+  .extend({
+    shippedQuantity: lineCounter('Units in SHIPPED and DELIVERED fulfillments'),
+    allocatedQuantity: lineCounter('Units in PLANNED and READY fulfillments'),
+    unfulfilledQuantity: lineCounter('quantity − shippedQuantity'),
+  })
+  .meta({ id: 'MerchantOrderLine' });
+export type MerchantOrderLineRead = z.infer<typeof merchantOrderLineSchema>;
+
 const publicOrderShape = {
   id: z.string().describe('`ord_…`'),
   orderReference: z
@@ -110,10 +123,35 @@ const publicOrderShape = {
 export const publicOrderSchema = z.object(publicOrderShape).meta({ id: 'PublicOrder' });
 export type PublicOrderRead = z.infer<typeof publicOrderSchema>;
 
+/** One shipment as the customer sees it (13.17): never postage, charges, reasons, plans or cancellations. */
+export const shipmentSchema = z
+  .object({
+    status: z.enum(['SHIPPED', 'DELIVERED']),
+    carrier: z.string().nullable(),
+    trackingNumber: z.string().nullable(),
+    trackingUrl: z.string().nullable(),
+    shippedAt: z.iso.datetime(),
+    deliveredAt: z.iso.datetime().nullable(),
+    lines: z.array(z.object({ name: z.string(), quantity: z.number().int() })).describe('The units shipped'),
+  })
+  .meta({ id: 'Shipment' });
+export type ShipmentRead = z.infer<typeof shipmentSchema>;
+
+/** An order as its customer reads it (account views, the order-status link): the public read plus its shipments. */
+export const customerOrderSchema = publicOrderSchema
+  .extend({
+    shipments: z
+      .array(shipmentSchema)
+      .describe('The `SHIPPED` and `DELIVERED` fulfillments, oldest first; none before the first shipment'),
+  })
+  .meta({ id: 'CustomerOrder' });
+export type CustomerOrderRead = z.infer<typeof customerOrderSchema>;
+
 /** An order as the merchant reads it. */
 export const orderSchema = z
   .object({
     ...publicOrderShape,
+    items: z.array(merchantOrderLineSchema),
     salesRecordId: z.string().describe('The sales record (`sal_…`) this order projects'),
     notes: z.string().nullable().describe('Merchant-internal'),
   })

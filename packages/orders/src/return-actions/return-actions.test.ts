@@ -118,7 +118,7 @@ describe('issueReturnAction', () => {
     const processing = await s.order('PROCESSING');
     const error = await failureOf(issue(processing));
     expect(error.code).toBe('RETURN_NOT_ELIGIBLE');
-    expect(error.details).toMatchObject({ reason: 'ORDER_NOT_COMPLETED' });
+    expect(error.details).toMatchObject({ reason: 'NOT_SHIPPED' });
     // A legacy order the merchant never confirmed is not in the account: the same neutral 404.
     const pending = await s.order('PENDING');
     expect((await failureOf(issue(pending))).code).toBe('RESOURCE_NOT_FOUND');

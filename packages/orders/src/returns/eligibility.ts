@@ -10,38 +10,34 @@ import {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * When the order became COMPLETED: its `order.status_changed` audit row to
- * COMPLETED, written in the same transaction as the change (COMPLETED is
- * terminal, so there is one). An order completed without one (imported data)
- * falls back to its `updated_at`. Null while the order is not COMPLETED.
+ * Where the return window starts (13.17): the latest `deliveredAt`, else
+ * `shippedAt`, of the order's SHIPPED and DELIVERED fulfillments, so the
+ * window covers the last shipment. Null while nothing has shipped.
  */
-export async function completedAtOf(db: Kysely<Database>, order: Order): Promise<Date | null> {
-  if (order.status !== 'COMPLETED') return null;
+export async function returnWindowStartOf(db: Kysely<Database>, order: Order): Promise<Date | null> {
   const row = await db
-    .selectFrom('audit_logs')
-    .select('created_at')
+    .selectFrom('fulfillments')
+    .select(sql<Date | string | null>`max(coalesce(delivered_at, shipped_at))`.as('startsAt'))
     .where('organization_id', '=', order.organization_id)
-    .where('target_type', '=', 'order')
-    .where('target_id', '=', order.id)
-    .where('action', '=', 'order.status_changed')
-    .where(sql<string>`metadata->>'to'`, '=', 'COMPLETED')
-    .orderBy('created_at', 'desc')
-    .limit(1)
+    .where('sales_record_id', '=', order.sales_record_id)
+    .where('status', 'in', ['SHIPPED', 'DELIVERED'])
     .executeTakeFirst();
-  return row?.created_at ?? order.updated_at;
+  return row?.startsAt ? new Date(row.startsAt) : null;
 }
 
 /**
- * The order's PRODUCT lines with the quantity left to return: purchased minus
- * what live returns (REQUESTED, APPROVED, RECEIVED, COMPLETED) claim. Other
- * line types (services, fees, deposits, adjustments) are not goods to send
- * back. Exact only under the order's row lock, which every return creation takes.
+ * The order's PRODUCT lines with the quantity left to return (13.17): the
+ * units in SHIPPED and DELIVERED fulfillments (the line's `shipped_quantity`)
+ * minus what live returns (REQUESTED, APPROVED, RECEIVED, COMPLETED) claim.
+ * Other line types (services, fees, deposits, adjustments) are not goods to
+ * send back. Exact only under the order's row lock, which every return
+ * creation takes; returns never change fulfillments or their counters.
  */
 export async function returnableLinesOf(db: Kysely<Database>, order: Order): Promise<ReturnableLine[]> {
   const [lines, claimed] = [
     await db
       .selectFrom('sales_record_lines')
-      .select(['id', 'item_id', 'variant_id', 'name', 'quantity', 'unit_price_in_cents'])
+      .select(['id', 'item_id', 'variant_id', 'name', 'quantity', 'shipped_quantity', 'unit_price_in_cents'])
       .where('organization_id', '=', order.organization_id)
       .where('sales_record_id', '=', order.sales_record_id)
       .where('type', '=', 'PRODUCT')
@@ -72,16 +68,17 @@ export async function returnableLinesOf(db: Kysely<Database>, order: Order): Pro
     name: line.name,
     unitPriceInCents: Number(line.unit_price_in_cents),
     purchasedQuantity: line.quantity,
-    returnableQuantity: Math.max(0, line.quantity - (claimedByLine.get(line.id) ?? 0)),
+    shippedQuantity: line.shipped_quantity,
+    returnableQuantity: Math.max(0, line.shipped_quantity - (claimedByLine.get(line.id) ?? 0)),
   }));
 }
 
 /**
- * Whether a return can be requested now (docs/decisions.md "Returns"): the
- * order is COMPLETED (delivered; a CANCELLED order never is), the store's
- * window (`checkoutSettings.returnWindowDays`, 0 = off) counted from when it
- * became COMPLETED has not closed (`at` < end), and some PRODUCT line has
- * quantity left to return.
+ * Whether a return can be requested now (13.17): something of the order has
+ * shipped, the store's window (`checkoutSettings.returnWindowDays`, 0 = off)
+ * counted from the last delivery, else shipment, has not closed (`at` < end),
+ * and some PRODUCT line has shipped units left to return. The order's status
+ * plays no part.
  */
 export async function assessReturnEligibility(
   db: Kysely<Database>,
@@ -90,10 +87,10 @@ export async function assessReturnEligibility(
   at: Date,
 ): Promise<ReturnEligibility & { windowEnd: Date | null }> {
   const lines = await returnableLinesOf(db, order);
-  const completedAt = await completedAtOf(db, order);
-  const windowEnd = completedAt ? new Date(completedAt.getTime() + returnWindowDays * DAY_MS) : null;
+  const startsAt = await returnWindowStartOf(db, order);
+  const windowEnd = startsAt ? new Date(startsAt.getTime() + returnWindowDays * DAY_MS) : null;
   let reason: ReturnIneligibility | null = null;
-  if (windowEnd === null) reason = 'ORDER_NOT_COMPLETED';
+  if (windowEnd === null) reason = 'NOT_SHIPPED';
   else if (returnWindowDays === 0) reason = 'RETURNS_DISABLED';
   else if (at.getTime() >= windowEnd.getTime()) reason = 'WINDOW_CLOSED';
   else if (!lines.some((line) => line.returnableQuantity > 0)) reason = 'NOTHING_TO_RETURN';

@@ -2,8 +2,9 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle, ReturnStatus } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverFulfillment } from '../fulfillments/deliver-fulfillment.ts';
 import type { CreatedLegacyOrder } from '../orders/schemas.ts';
-import { ORDER_STATUS_EFFECTS } from '../orders/test-support.ts';
+import { TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
 import { createReturn, requestReturn } from './create-return.ts';
 import { listOrderReturns, listReturns } from './list-returns.ts';
 import { approveReturn, cancelReturn, completeReturn, receiveReturn, rejectReturn } from './move-return.ts';
@@ -173,13 +174,39 @@ describe('createReturn', () => {
     }
   });
 
-  it('refuses orders that are not COMPLETED', async () => {
+  it('refuses orders of which nothing has shipped, whatever their status', async () => {
     for (const status of ['CONFIRMED', 'PROCESSING'] as const) {
       const order = await s.order(status);
       const error = await failureOf(createReturn(handle.db, s.scope(), refOf(order), oneTee(order)));
       expect(error.code, status).toBe('RETURN_NOT_ELIGIBLE');
-      expect(error.details).toEqual({ reason: 'ORDER_NOT_COMPLETED', windowEndsAt: null });
+      expect(error.details).toEqual({ reason: 'NOT_SHIPPED', windowEndsAt: null });
     }
+  });
+
+  it('returns only shipped units: a partly shipped order offers what left, never the rest', async () => {
+    const order = await s.order('PROCESSING');
+    const tees = order.items[0]!;
+    await s.ship(order.id, [{ lineId: tees.id, quantity: 1 }]);
+    const over = await failureOf(
+      createReturn(handle.db, s.scope(), refOf(order), {
+        lines: [{ lineId: tees.id, quantity: 2, reason: 'DAMAGED' }],
+      }),
+    );
+    expect(over.code).toBe('OVER_RETURN');
+    expect(over.details).toEqual({ lines: [{ lineId: tees.id, requested: 2, returnable: 1 }] });
+    const listed = await listOrderReturns(handle.db, s.scope(), refOf(order), { limit: 10 });
+    expect(listed.eligibility.lines).toMatchObject([
+      { lineId: tees.id, purchasedQuantity: 3, shippedQuantity: 1, returnableQuantity: 1 },
+      { purchasedQuantity: 2, shippedQuantity: 0, returnableQuantity: 0 },
+    ]);
+    await createReturn(handle.db, s.scope(), refOf(order), oneTee(order));
+    const counters = await handle.db
+      .selectFrom('sales_record_lines')
+      .select(['shipped_quantity', 'allocated_quantity'])
+      .where('organization_id', '=', s.organizationId)
+      .where('id', '=', tees.id)
+      .executeTakeFirstOrThrow();
+    expect(counters).toEqual({ shipped_quantity: 1, allocated_quantity: 0 });
   });
 
   it('answers the neutral 404 for a legacy order the account does not show (never confirmed by the merchant)', async () => {
@@ -199,14 +226,29 @@ describe('createReturn', () => {
     }
   });
 
-  it('counts the window from when the order became COMPLETED, not from when it was placed', async () => {
+  it('counts the window from the last delivery, else shipment, not from when the order was placed', async () => {
     const order = await s.order('PROCESSING');
     clock.advance(40 * DAY);
-    await (await import('../orders/update-order-status.ts')).updateOrderStatus(
+    await s.ship(order.id, [{ lineId: order.items[0]!.id, quantity: 3 }]);
+    const shippedAt = clock.now();
+    clock.advance(30 * DAY - 1);
+    expect(
+      (await listOrderReturns(handle.db, s.scope(), refOf(order), { limit: 1 })).eligibility,
+    ).toMatchObject({
+      eligible: true,
+      windowEndsAt: new Date(shippedAt.getTime() + 30 * DAY).toISOString(),
+    });
+    const [shipment] = await handle.db
+      .selectFrom('fulfillments')
+      .select(['id', 'sales_record_id'])
+      .where('organization_id', '=', s.organizationId)
+      .where('order_id', '=', order.id)
+      .execute();
+    // Delivered now: the window starts again from the delivery.
+    await deliverFulfillment(
       handle.db,
-      s.shop.ctx(),
-      { id: order.id, status: 'COMPLETED' },
-      ORDER_STATUS_EFFECTS,
+      { ...s.shop.ctx(), email: TEST_EMAIL_CONFIG },
+      { recordId: shipment!.sales_record_id, fulfillmentId: shipment!.id },
     );
     const completedAt = clock.now();
     clock.advance(30 * DAY - 1);
@@ -504,7 +546,7 @@ describe('lists', () => {
     expect(listed).toMatchObject({ data: [], nextCursor: null });
     expect(listed.eligibility).toMatchObject({
       eligible: false,
-      reason: 'ORDER_NOT_COMPLETED',
+      reason: 'NOT_SHIPPED',
       windowEndsAt: null,
     });
   });

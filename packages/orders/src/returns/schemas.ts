@@ -145,7 +145,7 @@ export const returnSchema = z
 export type ReturnRead = z.infer<typeof returnSchema>;
 
 export const RETURN_INELIGIBILITY_REASONS = [
-  'ORDER_NOT_COMPLETED',
+  'NOT_SHIPPED',
   'RETURNS_DISABLED',
   'WINDOW_CLOSED',
   'NOTHING_TO_RETURN',
@@ -160,10 +160,11 @@ export const returnableLineSchema = z
     name: z.string(),
     unitPriceInCents: z.number().int(),
     purchasedQuantity: z.number().int(),
+    shippedQuantity: z.number().int().describe('Units in SHIPPED and DELIVERED fulfillments'),
     returnableQuantity: z
       .number()
       .int()
-      .describe('Purchased minus what live returns (not REJECTED or CANCELLED) already claim'),
+      .describe('Shipped minus what live returns (not REJECTED or CANCELLED) already claim'),
   })
   .meta({ id: 'ReturnableLine' });
 export type ReturnableLine = z.infer<typeof returnableLineSchema>;
@@ -175,11 +176,11 @@ export const returnEligibilitySchema = z
       .enum(RETURN_INELIGIBILITY_REASONS)
       .nullable()
       .describe(
-        'Why not: the order is not COMPLETED, the store turned returns off (window 0 days), the window closed, or every PRODUCT line is already claimed',
+        'Why not: nothing of the order has shipped, the store turned returns off (window 0 days), the window closed, or every shipped unit is already claimed',
       ),
     windowEndsAt: instant
       .nullable()
-      .describe('When the return window closes; null before the order is COMPLETED'),
+      .describe('When the return window closes; null before anything has shipped'),
     lines: z.array(returnableLineSchema).describe('The PRODUCT lines of the order'),
   })
   .meta({ id: 'ReturnEligibility' });

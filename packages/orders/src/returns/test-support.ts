@@ -1,6 +1,7 @@
 import type { ManualClock } from '@commerce/core';
 import type { Database, OrderStatus } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { createDirectFulfillment } from '../fulfillments/create-direct-fulfillment.ts';
 import { createLegacyOrder } from '../orders/create-legacy-order.ts';
 import type { CreatedLegacyOrder } from '../orders/schemas.ts';
 import {
@@ -29,14 +30,29 @@ export interface ReturnShop {
   stranger: ReturnCustomer;
   scope(customer?: ReturnCustomer, returnWindowDays?: number): CustomerReturnScope;
   merchant(): ReturnWriteContext;
-  /** An order of Ada's with a line of 3 tees at $15 and one of 2 mugs at $9, brought to `status`. */
+  /**
+   * An order of Ada's with a line of 3 tees at $15 and one of 2 mugs at $9, brought to `status`;
+   * a COMPLETED one has shipped every unit now (a direct fulfillment), so its return window is open.
+   */
   order(status?: OrderStatus): Promise<CreatedLegacyOrder>;
+  /** Ships `quantity` units of a line of the order now (a direct fulfillment, no email). */
+  ship(orderId: string, lines: { lineId: string; quantity: number }[]): Promise<void>;
 }
 
 export async function createReturnShop(db: Kysely<Database>, clock: ManualClock): Promise<ReturnShop> {
   const shop = await createOrderTenant(db, clock);
   const customer = { organizationId: shop.organizationId, customerId: 'cus_ada', email: 'ADA@example.com' };
   const stranger = { organizationId: shop.organizationId, customerId: 'cus_eve', email: 'eve@example.com' };
+  let shipments = 0;
+  const ship = async (orderId: string, lines: { lineId: string; quantity: number }[]) => {
+    shipments += 1;
+    await createDirectFulfillment(
+      db,
+      { ...shop.ctx(), email: TEST_EMAIL_CONFIG },
+      { recordId: orderId, lines, notifyCustomer: false },
+      `returns-ship-${process.pid}-${shop.organizationId}-${shipments}`,
+    );
+  };
   return {
     shop,
     organizationId: shop.organizationId,
@@ -73,7 +89,13 @@ export async function createReturnShop(db: Kysely<Database>, clock: ManualClock)
       );
       for (const next of PATHS[status])
         await updateOrderStatus(db, shop.ctx(), { id: order.id, status: next }, ORDER_STATUS_EFFECTS);
+      if (status === 'COMPLETED')
+        await ship(
+          order.id,
+          order.items.map((line) => ({ lineId: line.id, quantity: line.quantity })),
+        );
       return order;
     },
+    ship: (orderId, lines) => ship(orderId, lines),
   };
 }

@@ -21,7 +21,7 @@ import {
   updateCustomerProfile,
   updateCustomerProfileInputSchema,
 } from '@commerce/customers';
-import { publicOrderSchema } from '@commerce/orders';
+import { customerOrderSchema } from '@commerce/orders';
 import { z } from 'zod';
 import type { ApiContext, CustomerIdentity } from '../../context.ts';
 import { customerProcedure, router } from '../../trpc.ts';
@@ -38,7 +38,7 @@ const owner = (ctx: { customer: CustomerIdentity }) => ({
 const writer = (ctx: ApiContext & { customer: CustomerIdentity }) => ({ ...owner(ctx), at: ctx.clock.now() });
 
 const ORDER_READ =
-  'An order is the customer’s when its `customerEmail` equals their verified email (case-insensitive). A legacy order (`POST /public/orders`, which anyone can send with any email) shows only once the merchant has confirmed it: status `CONFIRMED`, `PROCESSING` or `COMPLETED`; until then, and when cancelled, it is absent (a `404` when addressed). It carries `orderReference` (the primary address), `orderNumber` (display), lines, totals, `status`, `paymentStatus` and `fulfillmentStatus`; merchant notes are never shown.';
+  'An order is the customer’s when its `customerEmail` equals their verified email (case-insensitive). A legacy order (`POST /public/orders`, which anyone can send with any email) shows only once the merchant has confirmed it: status `CONFIRMED`, `PROCESSING` or `COMPLETED`; until then, and when cancelled, it is absent (a `404` when addressed). It carries `orderReference` (the primary address), `orderNumber` (display), lines, totals, `status`, `paymentStatus`, `fulfillmentStatus` and `shipments[]` (its `SHIPPED` and `DELIVERED` fulfillments, oldest first: status, carrier, tracking, `shippedAt`, `deliveredAt`, the units shipped; never postage, charges, plans or cancelled ones); merchant notes are never shown.';
 const NEUTRAL_404 =
   'An unknown, malformed, another store’s or another customer’s value is the same neutral `404 RESOURCE_NOT_FOUND`.';
 
@@ -179,7 +179,7 @@ export const customerAccountRouter = router({
       },
     })
     .input(customerOrderListQuerySchema)
-    .output(pageSchema(publicOrderSchema))
+    .output(pageSchema(customerOrderSchema))
     .query(({ ctx, input }) =>
       listCustomerOrders(
         ctx.db,
@@ -200,7 +200,7 @@ export const customerAccountRouter = router({
       errors: ['RESOURCE_NOT_FOUND'],
     })
     .input(orderReferenceInputSchema)
-    .output(publicOrderSchema)
+    .output(customerOrderSchema)
     .query(({ ctx, input }) =>
       getCustomerOrderByReference(
         ctx.db,
@@ -221,7 +221,7 @@ export const customerAccountRouter = router({
       errors: ['RESOURCE_NOT_FOUND'],
     })
     .input(customerOrderNumberInputSchema)
-    .output(publicOrderSchema)
+    .output(customerOrderSchema)
     .query(({ ctx, input }) =>
       getCustomerOrderByNumber(
         ctx.db,

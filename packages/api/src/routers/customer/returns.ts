@@ -41,9 +41,9 @@ async function returnScope(ctx: ApiContext & { customer: CustomerIdentity }): Pr
 const OWN_ORDER =
   'The order must be one of yours: an order of the store whose `customerEmail` is your verified email. An unknown, malformed, another store’s or another customer’s order is the same neutral `404 RESOURCE_NOT_FOUND`.';
 const ELIGIBILITY =
-  'A return can be requested for the `PRODUCT` lines of a `COMPLETED` order (delivered; never a cancelled one) while its return window is open: `checkoutSettings.returnWindowDays` days (default 30; 0 turns returns off) from when the order became `COMPLETED`. Each line can be returned up to its purchased quantity less what live returns (`REQUESTED`, `APPROVED`, `RECEIVED`, `COMPLETED`) already claim; rejected and cancelled returns give their quantity back.';
+  'A return can be requested for the shipped units of the `PRODUCT` lines of an order (units in `SHIPPED` or `DELIVERED` fulfillments, whatever the order status) while its return window is open: `checkoutSettings.returnWindowDays` days (default 30; 0 turns returns off) from the last delivery of the order, else its last shipment. Each line can be returned up to its shipped quantity less what live returns (`REQUESTED`, `APPROVED`, `RECEIVED`, `COMPLETED`) already claim; rejected and cancelled returns give their quantity back. Returns never change fulfillments.';
 const LIST = [
-  'Your returns of the order, newest first, `{ data, nextCursor, eligibility }`: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50). `eligibility` says whether a return can be requested now, why not (`ORDER_NOT_COMPLETED`, `RETURNS_DISABLED`, `WINDOW_CLOSED`, `NOTHING_TO_RETURN`), when the window closes, and per `PRODUCT` line the purchased and returnable quantities.',
+  'Your returns of the order, newest first, `{ data, nextCursor, eligibility }`: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50). `eligibility` says whether a return can be requested now, why not (`NOT_SHIPPED`, `RETURNS_DISABLED`, `WINDOW_CLOSED`, `NOTHING_TO_RETURN`), when the window closes, and per `PRODUCT` line the purchased, shipped and returnable quantities.',
   ELIGIBILITY,
   OWN_ORDER,
 ].join('\n\n');

@@ -1,0 +1,209 @@
+import { AppError, keysetAfter, type Page } from '@commerce/core';
+import type { Database, Fulfillment, FulfillmentLine, FulfillmentPostage } from '@commerce/db';
+import type { Kysely } from 'kysely';
+import { resolveRecordId } from './fulfillment-target.ts';
+import type { FulfillmentListQuery, FulfillmentRead } from './schemas.ts';
+
+const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
+
+function toPostageRead(row: FulfillmentPostage): NonNullable<FulfillmentRead['postage']> {
+  return {
+    id: row.id,
+    source: row.source,
+    status: row.status,
+    carrier: row.carrier,
+    service: row.service,
+    trackingNumber: row.tracking_number,
+    trackingUrl: row.tracking_url,
+    chargeInCents: row.charge_in_cents === null ? null : Number(row.charge_in_cents),
+    currency: row.currency,
+    purchaseId: row.purchase_id,
+    labelAvailable: row.label_available,
+    purchasedAt: iso(row.purchased_at),
+    retiredAt: iso(row.retired_at),
+    retirementEvidence: row.retirement_evidence,
+  };
+}
+
+const isCurrent = (postage: FulfillmentPostage) =>
+  postage.status === 'ACTIVE' || postage.status === 'VOID_PENDING';
+
+export function toFulfillmentRead(
+  row: Fulfillment,
+  lines: readonly FulfillmentLine[],
+  postages: readonly FulfillmentPostage[],
+): FulfillmentRead {
+  const current = postages.find(isCurrent) ?? null;
+  const tracking =
+    row.tracking_carrier !== null && row.tracking_number !== null
+      ? { carrier: row.tracking_carrier, trackingNumber: row.tracking_number, trackingUrl: row.tracking_url }
+      : current
+        ? {
+            carrier: current.carrier,
+            trackingNumber: current.tracking_number,
+            trackingUrl: current.tracking_url,
+          }
+        : null;
+  return {
+    id: row.id,
+    recordId: row.sales_record_id,
+    orderId: row.order_id,
+    status: row.status,
+    origin: row.origin,
+    lines: lines.map((line) => ({
+      lineId: line.line_id,
+      itemId: line.item_id,
+      variantId: line.variant_id,
+      sku: line.sku,
+      name: line.name,
+      quantity: line.quantity,
+    })),
+    tracking,
+    package: null,
+    postage: current ? toPostageRead(current) : null,
+    retiredPostage: postages.filter((postage) => !isCurrent(postage)).map(toPostageRead),
+    cancellation: null,
+    notification:
+      row.shipped_at === null
+        ? null
+        : {
+            decision: row.notification_decision,
+            decidedAt: iso(row.notification_decided_at),
+            decidedBy: row.notification_decided_by,
+            emailQueued: row.notification_email_queued,
+          },
+    note: row.note,
+    inventoryConsumedAt: iso(row.inventory_consumed_at),
+    shippedAt: iso(row.shipped_at),
+    deliveredAt: iso(row.delivered_at),
+    cancelledAt: iso(row.cancelled_at),
+    cancelReason: row.cancel_reason,
+    createdBy: row.created_by,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+    version: row.version,
+  };
+}
+
+/** Several fulfillments read in three queries (rows, lines, postages), in the order of `rows`. */
+export async function readFulfillmentRows(
+  db: Kysely<Database>,
+  organizationId: string,
+  rows: readonly Fulfillment[],
+): Promise<FulfillmentRead[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const [lines, postages] = await Promise.all([
+    db
+      .selectFrom('fulfillment_lines')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('fulfillment_id', 'in', ids)
+      .orderBy('fulfillment_id')
+      .orderBy('position')
+      .execute(),
+    db
+      .selectFrom('fulfillment_postages')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('fulfillment_id', 'in', ids)
+      .orderBy('fulfillment_id')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
+  ]);
+  return rows.map((row) =>
+    toFulfillmentRead(
+      row,
+      lines.filter((line) => line.fulfillment_id === row.id),
+      postages.filter((postage) => postage.fulfillment_id === row.id),
+    ),
+  );
+}
+
+/** One fulfillment of the record, locked when asked; of another record, foreign or unknown: the neutral 404. */
+export async function findFulfillment(
+  db: Kysely<Database>,
+  organizationId: string,
+  salesRecordId: string,
+  fulfillmentId: string,
+  lock?: 'update',
+): Promise<Fulfillment> {
+  const row = await db
+    .selectFrom('fulfillments')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('sales_record_id', '=', salesRecordId)
+    .where('id', '=', fulfillmentId)
+    .$if(lock === 'update', (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (!row) throw AppError.notFound('Fulfillment not found');
+  return row;
+}
+
+export async function readFulfillment(
+  db: Kysely<Database>,
+  organizationId: string,
+  salesRecordId: string,
+  fulfillmentId: string,
+): Promise<FulfillmentRead> {
+  const row = await findFulfillment(db, organizationId, salesRecordId, fulfillmentId);
+  return (await readFulfillmentRows(db, organizationId, [row]))[0]!;
+}
+
+/** `GET …/fulfillments/{fulfillmentId}`: either id of the record pair. */
+export async function getFulfillment(
+  db: Kysely<Database>,
+  organizationId: string,
+  input: { recordId: string; fulfillmentId: string },
+): Promise<FulfillmentRead> {
+  const salesRecordId = await resolveRecordId(db, organizationId, input.recordId);
+  return readFulfillment(db, organizationId, salesRecordId, input.fulfillmentId);
+}
+
+/**
+ * `GET …/fulfillments`: the record's fulfillments oldest first (createdAt,
+ * then id: the index `fulfillments_record_idx`), keyset-paginated; a cursor
+ * naming no fulfillment of the record is 400.
+ */
+export async function listFulfillments(
+  db: Kysely<Database>,
+  organizationId: string,
+  query: FulfillmentListQuery,
+): Promise<Page<FulfillmentRead>> {
+  const salesRecordId = await resolveRecordId(db, organizationId, query.recordId);
+  let cursorRow: { created_at: Date; id: string } | undefined;
+  if (query.cursor !== undefined) {
+    cursorRow = await db
+      .selectFrom('fulfillments')
+      .select(['created_at', 'id'])
+      .where('organization_id', '=', organizationId)
+      .where('sales_record_id', '=', salesRecordId)
+      .where('id', '=', query.cursor)
+      .executeTakeFirst();
+    if (!cursorRow)
+      throw AppError.validation([{ path: 'cursor', message: 'does not name a fulfillment of this order' }]);
+  }
+  const rows = await db
+    .selectFrom('fulfillments')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('sales_record_id', '=', salesRecordId)
+    .$if(cursorRow !== undefined, (qb) =>
+      qb.where((eb) =>
+        keysetAfter(eb, [
+          { column: 'created_at', direction: 'asc', value: cursorRow!.created_at },
+          { column: 'id', direction: 'asc', value: cursorRow!.id },
+        ]),
+      ),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(query.limit + 1)
+    .execute();
+  const shown = rows.slice(0, query.limit);
+  return {
+    data: await readFulfillmentRows(db, organizationId, shown),
+    nextCursor: rows.length > query.limit ? shown[shown.length - 1]!.id : null,
+  };
+}

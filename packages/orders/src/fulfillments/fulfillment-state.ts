@@ -1,0 +1,115 @@
+import { AppError } from '@commerce/core';
+import type {
+  Database,
+  Fulfillment,
+  FulfillmentLine,
+  FulfillmentPostage,
+  FulfillmentRecordStatus,
+  SalesRecordLine,
+} from '@commerce/db';
+import type { Kysely } from 'kysely';
+import { findFulfillment } from './fulfillment-read.ts';
+import { type LockedRecord, lockRecord } from './fulfillment-target.ts';
+import type { FulfillmentContext, FulfillmentLinesInput } from './schemas.ts';
+
+/** What a keyed write answers: its body, and whether it is the recorded answer of an earlier request. */
+export interface KeyedOutcome<T> {
+  body: T;
+  replayed: boolean;
+}
+
+/** Every move the table of 13.2 does not list: 409 INVALID_STATE_TRANSITION, `details { from, to }`. */
+export function invalidMove(from: FulfillmentRecordStatus, to: FulfillmentRecordStatus): AppError {
+  return new AppError('INVALID_STATE_TRANSITION', `A ${from} fulfillment cannot become ${to}`, { from, to });
+}
+
+/** The fulfillment's postage, newest first; the current one is ACTIVE or VOID_PENDING. */
+export async function postagesOf(
+  trx: Kysely<Database>,
+  fulfillment: Fulfillment,
+): Promise<FulfillmentPostage[]> {
+  return trx
+    .selectFrom('fulfillment_postages')
+    .selectAll()
+    .where('organization_id', '=', fulfillment.organization_id)
+    .where('fulfillment_id', '=', fulfillment.id)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export const currentPostage = (postages: readonly FulfillmentPostage[]) =>
+  postages.find((postage) => postage.status === 'ACTIVE' || postage.status === 'VOID_PENDING');
+
+/** Source NATIVE or LEGACY in ACTIVE or VOID_PENDING: the spec's "current paid native postage". */
+export const isPaidNative = (postage: FulfillmentPostage | undefined) =>
+  postage !== undefined && (postage.source === 'NATIVE' || postage.source === 'LEGACY');
+
+/** Locks the record pair, then the fulfillment (13.4 order: record, fulfillment, lines, variants). */
+export async function lockFulfillment(
+  trx: Kysely<Database>,
+  ctx: FulfillmentContext,
+  salesRecordId: string,
+  fulfillmentId: string,
+): Promise<{ target: LockedRecord; fulfillment: Fulfillment }> {
+  const target = await lockRecord(trx, ctx.organizationId, salesRecordId);
+  const fulfillment = await findFulfillment(trx, ctx.organizationId, salesRecordId, fulfillmentId, 'update');
+  return { target, fulfillment };
+}
+
+export async function linesOf(trx: Kysely<Database>, fulfillment: Fulfillment) {
+  return trx
+    .selectFrom('fulfillment_lines')
+    .selectAll()
+    .where('organization_id', '=', fulfillment.organization_id)
+    .where('fulfillment_id', '=', fulfillment.id)
+    .orderBy('position')
+    .execute();
+}
+
+/** The fulfillment's lines, in request order, with the line's names and its variant's SKU as they are now. */
+export async function insertLines(
+  trx: Kysely<Database>,
+  ctx: FulfillmentContext,
+  fulfillmentId: string,
+  lines: FulfillmentLinesInput,
+  locked: Map<string, SalesRecordLine>,
+): Promise<FulfillmentLine[]> {
+  const variantIds = [
+    ...new Set(lines.map((line) => locked.get(line.lineId)!.variant_id).filter((id) => id !== null)),
+  ];
+  const skus =
+    variantIds.length === 0
+      ? new Map<string, string | null>()
+      : new Map(
+          (
+            await trx
+              .selectFrom('variants')
+              .select(['id', 'sku'])
+              .where('organization_id', '=', ctx.organizationId)
+              .where('id', 'in', variantIds)
+              .execute()
+          ).map((variant) => [variant.id, variant.sku]),
+        );
+  const inserted = await trx
+    .insertInto('fulfillment_lines')
+    .values(
+      lines.map((line, position) => {
+        const row = locked.get(line.lineId)!;
+        return {
+          organization_id: ctx.organizationId,
+          fulfillment_id: fulfillmentId,
+          line_id: line.lineId,
+          position,
+          item_id: row.item_id,
+          variant_id: row.variant_id,
+          sku: row.variant_id === null ? null : (skus.get(row.variant_id) ?? null),
+          name: row.name,
+          quantity: line.quantity,
+        };
+      }),
+    )
+    .returningAll()
+    .execute();
+  return inserted.sort((a, b) => a.position - b.position);
+}

@@ -1,0 +1,219 @@
+import { AppError } from '@commerce/core';
+import {
+  type Database,
+  type FulfillmentStatus,
+  type Order,
+  type SalesRecord,
+  type SalesRecordLine,
+  sqlState,
+} from '@commerce/db';
+import type { Kysely } from 'kysely';
+import type { FulfillmentLinesInput } from './schemas.ts';
+
+const notFound = () => AppError.notFound('Order not found');
+
+/**
+ * The sales record a path names: `sal_…` is the record, `ord_…` its legacy
+ * order (13.1). Unknown, foreign and other ids are the same neutral 404.
+ * Ids never change, so this runs before the write's transaction: the
+ * idempotency intent hashes the resolved record id, whichever id was sent.
+ */
+export async function resolveRecordId(
+  db: Kysely<Database>,
+  organizationId: string,
+  recordId: string,
+): Promise<string> {
+  if (recordId.startsWith('sal_')) {
+    const record = await db
+      .selectFrom('sales_records')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', recordId)
+      .executeTakeFirst();
+    if (record) return record.id;
+  } else if (recordId.startsWith('ord_')) {
+    const order = await db
+      .selectFrom('orders')
+      .select('sales_record_id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', recordId)
+      .executeTakeFirst();
+    if (order) return order.sales_record_id;
+  }
+  throw notFound();
+}
+
+export interface LockedRecord {
+  record: SalesRecord;
+  order: Order | null;
+}
+
+/**
+ * Locks the record for a fulfillment write (13.4): its legacy order first,
+ * then the record, both `FOR UPDATE`. The payment paths lock an order before
+ * its record too, so the two never wait on each other in a circle.
+ */
+export async function lockRecord(
+  trx: Kysely<Database>,
+  organizationId: string,
+  salesRecordId: string,
+): Promise<LockedRecord> {
+  const order =
+    (await trx
+      .selectFrom('orders')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('sales_record_id', '=', salesRecordId)
+      .forUpdate()
+      .executeTakeFirst()) ?? null;
+  const record = await trx
+    .selectFrom('sales_records')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', salesRecordId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!record) throw notFound();
+  return { record, order };
+}
+
+/**
+ * New fulfillment work is refused on a cancelled order or an unpaid record
+ * (`AWAITING_PAYMENT`, `FAILED`; a voided booking payment is `FAILED`):
+ * 409 ORDER_NOT_FULFILLABLE. Cancellation and reads stay allowed.
+ */
+export function assertFulfillable({ record, order }: LockedRecord): void {
+  const reason =
+    order?.status === 'CANCELLED'
+      ? 'CANCELLED'
+      : record.payment_status === 'AWAITING_PAYMENT' || record.payment_status === 'FAILED'
+        ? record.payment_status
+        : null;
+  if (reason !== null)
+    throw new AppError('ORDER_NOT_FULFILLABLE', 'The order cannot be fulfilled now', { reason });
+}
+
+/**
+ * The requested lines of the record, locked `FOR UPDATE` in id order (13.4),
+ * with the counters as they are under the lock. A line of another record, an
+ * unknown line or a non-PRODUCT line is 400 at `lines.N.lineId`.
+ */
+export async function lockRequestedLines(
+  trx: Kysely<Database>,
+  organizationId: string,
+  salesRecordId: string,
+  lines: FulfillmentLinesInput,
+): Promise<Map<string, SalesRecordLine>> {
+  const rows = await trx
+    .selectFrom('sales_record_lines')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('sales_record_id', '=', salesRecordId)
+    .where(
+      'id',
+      'in',
+      lines.map((line) => line.lineId),
+    )
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const issues = lines.flatMap((line, index) =>
+    byId.get(line.lineId)?.type === 'PRODUCT'
+      ? []
+      : [{ path: `lines.${index}.lineId`, message: 'does not name a PRODUCT line of this order' }],
+  );
+  if (issues.length > 0) throw AppError.validation(issues);
+  return byId;
+}
+
+/** 409 OVER_FULFILLMENT unless every requested quantity fits what the line has left. */
+export function assertAvailable(lines: FulfillmentLinesInput, locked: Map<string, SalesRecordLine>): void {
+  const over = lines
+    .map((line) => {
+      const row = locked.get(line.lineId)!;
+      return {
+        lineId: line.lineId,
+        requested: line.quantity,
+        available: row.quantity - row.shipped_quantity - row.allocated_quantity,
+      };
+    })
+    .filter((line) => line.requested > line.available);
+  if (over.length > 0) throw overFulfillment(over);
+}
+
+export function overFulfillment(lines: { lineId: string; requested: number; available: number }[]): AppError {
+  return new AppError('OVER_FULFILLMENT', 'The fulfillment would exceed the quantity left on a line', {
+    lines,
+  });
+}
+
+export type CounterChange = { lineId: string; shipped: number; allocated: number };
+
+const COUNTERS_CHECK = 'sales_record_lines_fulfillment_counters';
+
+/**
+ * Moves the line counters by single `SET x = x + n` statements, then writes
+ * the derived `fulfillmentStatus` on the record and its legacy order (13.3).
+ * The lines must be locked and checked already, so the CHECK never fires; if
+ * it did, the answer would be 409 OVER_FULFILLMENT and nothing would change.
+ */
+export async function changeCounters(
+  trx: Kysely<Database>,
+  target: LockedRecord,
+  changes: readonly CounterChange[],
+  at: Date,
+): Promise<FulfillmentStatus> {
+  const { organization_id: organizationId, id: salesRecordId } = target.record;
+  for (const change of [...changes].sort((a, b) => (a.lineId < b.lineId ? -1 : 1))) {
+    await trx
+      .updateTable('sales_record_lines')
+      .set((eb) => ({
+        shipped_quantity: eb('shipped_quantity', '+', change.shipped),
+        allocated_quantity: eb('allocated_quantity', '+', change.allocated),
+      }))
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', change.lineId)
+      .execute()
+      .catch((error: unknown) => {
+        // The counters' CHECK is the last line of defence (13.4): its violation is the same 409.
+        if (sqlState(error) === '23514' && (error as { constraint?: string }).constraint === COUNTERS_CHECK)
+          throw overFulfillment([
+            { lineId: change.lineId, requested: change.shipped + change.allocated, available: 0 },
+          ]);
+        throw error;
+      });
+  }
+  const products = await trx
+    .selectFrom('sales_record_lines')
+    .select(['quantity', 'shipped_quantity'])
+    .where('organization_id', '=', organizationId)
+    .where('sales_record_id', '=', salesRecordId)
+    .where('type', '=', 'PRODUCT')
+    .execute();
+  const status = deriveFulfillmentStatus(products);
+  await trx
+    .updateTable('sales_records')
+    .set({ fulfillment_status: status, updated_at: at })
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', salesRecordId)
+    .execute();
+  if (target.order)
+    await trx
+      .updateTable('orders')
+      .set({ fulfillment_status: status, updated_at: at })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', target.order.id)
+      .execute();
+  return status;
+}
+
+/** UNFULFILLED with nothing shipped (or no PRODUCT line), FULFILLED with every line shipped in full. */
+export function deriveFulfillmentStatus(
+  products: readonly { quantity: number; shipped_quantity: number }[],
+): FulfillmentStatus {
+  if (!products.some((line) => line.shipped_quantity > 0)) return 'UNFULFILLED';
+  return products.every((line) => line.shipped_quantity >= line.quantity)
+    ? 'FULFILLED'
+    : 'PARTIALLY_FULFILLED';
+}

@@ -1,0 +1,105 @@
+import { newId } from '@commerce/core';
+import { type Database, recordAudit, withIdempotency } from '@commerce/db';
+import type { Kysely } from 'kysely';
+import { readFulfillment } from './fulfillment-read.ts';
+import { insertLines, type KeyedOutcome } from './fulfillment-state.ts';
+import {
+  assertAvailable,
+  assertFulfillable,
+  changeCounters,
+  lockRecord,
+  lockRequestedLines,
+  resolveRecordId,
+} from './fulfillment-target.ts';
+import type { FulfillmentContext, FulfillmentRead, PlanFulfillmentInput } from './schemas.ts';
+
+/** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12). */
+export const PLAN_FULFILLMENT_OPERATION = 'POST /merchant/commerce/orders/:recordId/planned-fulfillments';
+
+/**
+ * `POST …/planned-fulfillments`: a `PLANNED` fulfillment that allocates the
+ * units (13.2) and buys, ships and consumes nothing; the same key, locks and
+ * OVER_FULFILLMENT as a direct fulfillment. Audits `fulfillment.planned`.
+ */
+export async function planFulfillment(
+  db: Kysely<Database>,
+  ctx: FulfillmentContext,
+  input: PlanFulfillmentInput,
+  idempotencyKey: string,
+): Promise<KeyedOutcome<FulfillmentRead>> {
+  const salesRecordId = await resolveRecordId(db, ctx.organizationId, input.recordId);
+  const { recordId: _recordId, ...body } = input;
+  const outcome = await withIdempotency(
+    db,
+    {
+      organizationId: ctx.organizationId,
+      operation: PLAN_FULFILLMENT_OPERATION,
+      key: idempotencyKey,
+      intent: { params: { recordId: salesRecordId }, body },
+      retention: 'money',
+      now: ctx.at,
+    },
+    async (trx) => ({ status: 201, body: await plan(trx, ctx, salesRecordId, input) }),
+  );
+  return { body: outcome.body, replayed: outcome.replayed };
+}
+
+async function plan(
+  trx: Kysely<Database>,
+  ctx: FulfillmentContext,
+  salesRecordId: string,
+  input: PlanFulfillmentInput,
+): Promise<FulfillmentRead> {
+  const target = await lockRecord(trx, ctx.organizationId, salesRecordId);
+  const locked = await lockRequestedLines(trx, ctx.organizationId, salesRecordId, input.lines);
+  assertFulfillable(target);
+  assertAvailable(input.lines, locked);
+  const fulfillment = await trx
+    .insertInto('fulfillments')
+    .values({
+      organization_id: ctx.organizationId,
+      id: newId('ful', ctx.at),
+      sales_record_id: salesRecordId,
+      order_id: target.order?.id ?? null,
+      status: 'PLANNED',
+      origin: 'PLANNED',
+      tracking_carrier: null,
+      tracking_number: null,
+      tracking_url: null,
+      note: null,
+      notification_decision: null,
+      notification_decided_at: null,
+      notification_decided_by: null,
+      inventory_consumed_at: null,
+      shipped_at: null,
+      delivered_at: null,
+      cancelled_at: null,
+      cancel_reason: null,
+      created_by: ctx.actor.userId,
+      created_at: ctx.at,
+      updated_at: ctx.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await insertLines(trx, ctx, fulfillment.id, input.lines, locked);
+  await changeCounters(
+    trx,
+    target,
+    input.lines.map((line) => ({ lineId: line.lineId, shipped: 0, allocated: line.quantity })),
+    ctx.at,
+  );
+  await recordAudit(trx, {
+    organizationId: ctx.organizationId,
+    actor: ctx.actor,
+    action: 'fulfillment.planned',
+    targetType: 'fulfillment',
+    targetId: fulfillment.id,
+    metadata: {
+      fulfillmentId: fulfillment.id,
+      recordId: salesRecordId,
+      lines: input.lines.map((line) => ({ lineId: line.lineId, quantity: line.quantity })),
+    },
+    at: ctx.at,
+  });
+  return readFulfillment(trx, ctx.organizationId, salesRecordId, fulfillment.id);
+}

@@ -1,0 +1,266 @@
+import { cursorSchema, limitSchema } from '@commerce/core';
+import type { AuditActor } from '@commerce/db';
+import type { CustomerEmailConfig } from '@commerce/notifications';
+import { z } from 'zod';
+import { fulfillmentStatusSchema } from '../orders/schemas.ts';
+
+/** Who acts on a record's fulfillments, in which organization, when, and how shipment mail links. */
+export interface FulfillmentContext {
+  organizationId: string;
+  actor: AuditActor;
+  at: Date;
+  email: CustomerEmailConfig;
+}
+
+export const FULFILLMENT_RECORD_STATUSES = ['PLANNED', 'READY', 'SHIPPED', 'DELIVERED', 'CANCELLED'] as const;
+export const FULFILLMENT_ORIGINS = ['DIRECT', 'PLANNED', 'NATIVE_LABEL', 'LEGACY'] as const;
+
+/** 13.21: lines per fulfillment and plan, and the quantity of one line. */
+export const MAX_FULFILLMENT_LINES = 100;
+export const MAX_FULFILLMENT_LINE_QUANTITY = 100_000;
+export const MAX_FULFILLMENT_REASON_LENGTH = 500;
+
+const pathId = (what: string) => z.string().min(1).max(64).describe(what);
+
+const recordIdSchema = pathId(
+  'The sales record (`sal_…`) or its legacy order (`ord_…`); either id of the pair names the same record',
+);
+const fulfillmentIdSchema = pathId('The fulfillment (`ful_…`) of that record');
+
+const httpsUrlSchema = z
+  .string()
+  .max(2000)
+  .refine((value) => {
+    try {
+      return new URL(value).protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an https URL')
+  .describe('https, at most 2000 characters');
+
+const carrierSchema = z.string().trim().min(1).max(50).describe('1 to 50 characters');
+const trackingNumberSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9 -]+$/, 'must be letters, digits, spaces and hyphens')
+  .describe('1 to 100 letters, digits, spaces and hyphens');
+const reasonSchema = z.string().trim().min(1).max(MAX_FULFILLMENT_REASON_LENGTH);
+const pastInstantSchema = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value))
+  .describe('ISO 8601 with an offset; not in the future');
+
+/** 1 to 100 `{ lineId, quantity }`, each line once (a repeat is `lines.N.lineId`). */
+export const fulfillmentLinesInputSchema = z
+  .array(
+    z.strictObject({
+      lineId: z.string().min(1).max(64).describe('A PRODUCT line (`sli_…`) of this record'),
+      quantity: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_FULFILLMENT_LINE_QUANTITY)
+        .describe('Units of the line: an integer from 1 to 100000'),
+    }),
+  )
+  .min(1)
+  .max(MAX_FULFILLMENT_LINES)
+  .superRefine((lines, issues) => {
+    const seen = new Set<string>();
+    lines.forEach((line, index) => {
+      if (seen.has(line.lineId))
+        issues.addIssue({
+          code: 'custom',
+          path: [index, 'lineId'],
+          message: 'names a line already in the request',
+        });
+      seen.add(line.lineId);
+    });
+  })
+  .describe('1 to 100 distinct PRODUCT lines of the record');
+export type FulfillmentLinesInput = z.output<typeof fulfillmentLinesInputSchema>;
+
+export const fulfillmentTrackingInputSchema = z.strictObject({
+  carrier: carrierSchema,
+  trackingNumber: trackingNumberSchema,
+  trackingUrl: httpsUrlSchema.optional(),
+});
+
+export const recordPathSchema = z.object({ recordId: recordIdSchema });
+
+/** `POST …/fulfillments` (13.7): a direct fulfillment. */
+export const createDirectFulfillmentInputSchema = z.strictObject({
+  recordId: recordIdSchema,
+  lines: fulfillmentLinesInputSchema,
+  notifyCustomer: z
+    .boolean()
+    .describe('Required, no default: true queues ORDER_SHIPPED to the customer, false records SUPPRESS'),
+  tracking: fulfillmentTrackingInputSchema.optional(),
+  shippedAt: pastInstantSchema
+    .optional()
+    .describe("Not in the future, not before the record's creation; default now"),
+  note: reasonSchema.optional().describe('Merchant-internal, 1 to 500 characters'),
+});
+export type CreateDirectFulfillmentInput = z.output<typeof createDirectFulfillmentInputSchema>;
+
+/** `POST …/planned-fulfillments` (13.7): allocates the units; `package` waits for box presets (13.8). */
+export const planFulfillmentInputSchema = z.strictObject({
+  recordId: recordIdSchema,
+  lines: fulfillmentLinesInputSchema,
+});
+export type PlanFulfillmentInput = z.output<typeof planFulfillmentInputSchema>;
+
+export const fulfillmentPathSchema = z.object({
+  recordId: recordIdSchema,
+  fulfillmentId: fulfillmentIdSchema,
+});
+
+export const attachExternalPostageInputSchema = z.strictObject({
+  recordId: recordIdSchema,
+  fulfillmentId: fulfillmentIdSchema,
+  carrier: carrierSchema,
+  service: z.string().trim().min(1).max(50).optional().describe('1 to 50 characters'),
+  trackingNumber: trackingNumberSchema,
+  trackingUrl: httpsUrlSchema.optional(),
+});
+export type AttachExternalPostageInput = z.output<typeof attachExternalPostageInputSchema>;
+
+export const handOffFulfillmentInputSchema = z.strictObject({
+  recordId: recordIdSchema,
+  fulfillmentId: fulfillmentIdSchema,
+  notifyCustomer: z
+    .boolean()
+    .describe('Required, no default: true queues ORDER_SHIPPED to the customer, false records SUPPRESS'),
+  shippedAt: pastInstantSchema
+    .optional()
+    .describe("Not in the future, not before the record's creation; default now"),
+});
+export type HandOffFulfillmentInput = z.output<typeof handOffFulfillmentInputSchema>;
+
+export const deliverFulfillmentInputSchema = z.strictObject({
+  recordId: recordIdSchema,
+  fulfillmentId: fulfillmentIdSchema,
+  deliveredAt: pastInstantSchema
+    .optional()
+    .describe("Not in the future, not before the fulfillment's `shippedAt`; default now"),
+});
+export type DeliverFulfillmentInput = z.output<typeof deliverFulfillmentInputSchema>;
+
+export const cancelFulfillmentInputSchema = z.strictObject({
+  recordId: recordIdSchema,
+  fulfillmentId: fulfillmentIdSchema,
+  reason: reasonSchema.optional().describe('1 to 500 characters after trimming'),
+});
+export type CancelFulfillmentInput = z.output<typeof cancelFulfillmentInputSchema>;
+
+export const fulfillmentListQuerySchema = z.object({
+  recordId: recordIdSchema,
+  limit: limitSchema,
+  cursor: cursorSchema
+    .optional()
+    .describe('The id of the last fulfillment of the previous page (`nextCursor`)'),
+});
+export type FulfillmentListQuery = z.output<typeof fulfillmentListQuerySchema>;
+
+const instant = z.iso.datetime();
+
+export const fulfillmentLineSchema = z
+  .object({
+    lineId: z.string(),
+    itemId: z.string().nullable(),
+    variantId: z.string().nullable(),
+    sku: z.string().nullable().describe("The variant's SKU when the fulfillment was created"),
+    name: z.string(),
+    quantity: z.number().int(),
+  })
+  .meta({ id: 'FulfillmentLine' });
+
+export const postageSchema = z
+  .object({
+    id: z.string().describe('`pst_…`'),
+    source: z
+      .enum(['NATIVE', 'EXTERNAL', 'LEGACY'])
+      .describe(
+        '`EXTERNAL` (recorded by the merchant) is the only source so far; label purchases come later',
+      ),
+    status: z.enum(['ACTIVE', 'VOID_PENDING', 'VOIDED', 'RETIRED']),
+    carrier: z.string(),
+    service: z.string().nullable(),
+    trackingNumber: z.string(),
+    trackingUrl: z.string().nullable(),
+    chargeInCents: z.number().int().nullable().describe('Null for external postage'),
+    currency: z.string().nullable(),
+    purchaseId: z.string().nullable().describe('Null for external postage'),
+    labelAvailable: z.boolean().describe('False for external postage: no label artifact is stored'),
+    purchasedAt: instant.nullable(),
+    retiredAt: instant.nullable(),
+    retirementEvidence: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'Postage' });
+
+export const fulfillmentSchema = z
+  .object({
+    id: z.string().describe('`ful_…`'),
+    recordId: z.string().describe('The sales record (`sal_…`)'),
+    orderId: z.string().nullable().describe('The legacy order (`ord_…`); null for a record without one'),
+    status: z.enum(FULFILLMENT_RECORD_STATUSES),
+    origin: z
+      .enum(FULFILLMENT_ORIGINS)
+      .describe(
+        '`DIRECT` (direct fulfillment) or `PLANNED` (plan route); `NATIVE_LABEL` and `LEGACY` are reserved for label purchases and imported history, not produced yet',
+      ),
+    lines: z.array(fulfillmentLineSchema).describe('PRODUCT lines only; fixed at creation'),
+    tracking: z
+      .object({ carrier: z.string(), trackingNumber: z.string(), trackingUrl: z.string().nullable() })
+      .nullable()
+      .describe("The shipment's tracking: from the direct body, or the current postage's"),
+    package: z
+      .object({
+        boxPresetId: z.string(),
+        boxPresetRevision: z.number().int(),
+        lengthMm: z.number().int(),
+        widthMm: z.number().int(),
+        heightMm: z.number().int(),
+        loadedWeightGrams: z.number().int(),
+      })
+      .nullable()
+      .describe('The outer package; always null until box presets (13.8) are wired to fulfillments'),
+    postage: postageSchema.nullable().describe('The current postage (`ACTIVE` or `VOID_PENDING`), else null'),
+    retiredPostage: z.array(postageSchema).describe('Earlier postage, newest first'),
+    cancellation: z
+      .null()
+      .describe('The latest shipment cancellation: always null until native labels and their voids exist'),
+    notification: z
+      .object({
+        decision: z.enum(['SEND', 'SUPPRESS']).nullable(),
+        decidedAt: instant.nullable(),
+        decidedBy: z.string().nullable().describe('The merchant user (`usr_…`) who decided'),
+        emailQueued: z.boolean(),
+      })
+      .nullable()
+      .describe('Null until `SHIPPED`'),
+    note: z.string().nullable().describe('Merchant-internal'),
+    inventoryConsumedAt: instant.nullable(),
+    shippedAt: instant.nullable(),
+    deliveredAt: instant.nullable(),
+    cancelledAt: instant.nullable(),
+    cancelReason: z.string().nullable(),
+    createdBy: z.string().nullable(),
+    createdAt: instant,
+    updatedAt: instant,
+    version: z.number().int().describe('+1 on every change'),
+  })
+  .meta({ id: 'Fulfillment' });
+export type FulfillmentRead = z.infer<typeof fulfillmentSchema>;
+
+export const directFulfillmentSchema = fulfillmentSchema
+  .extend({
+    recordFulfillmentStatus: fulfillmentStatusSchema.describe(
+      "The record's (and its legacy order's) `fulfillmentStatus` after this shipment",
+    ),
+  })
+  .meta({ id: 'DirectFulfillment' });
+export type DirectFulfillmentRead = z.infer<typeof directFulfillmentSchema>;
