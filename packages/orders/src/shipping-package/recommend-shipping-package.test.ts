@@ -182,6 +182,45 @@ describe('recommendShippingPackage', () => {
     });
   });
 
+  it('counts only units not yet shipped or allocated (13.3): a line with none left is skipped or refused', async () => {
+    const shop = await createOrderTenant(handle.db, clock);
+    await setDimensions('items', shop, shop.itemId, [200, 100, 100, 50]);
+    const order = await orderOf(shop);
+    const [sized, plain] = order.items;
+    await preset(shop, 'Tower', [100, 100, 250]);
+    // Of the 3 sized units, 2 shipped and 1 planned; of the 2 plain ones, 1 shipped.
+    const counters = async (lineId: string, shipped: number, allocated: number) =>
+      handle.db
+        .updateTable('sales_record_lines')
+        .set({ shipped_quantity: shipped, allocated_quantity: allocated })
+        .where('organization_id', '=', shop.organizationId)
+        .where('id', '=', lineId)
+        .execute();
+    await counters(sized!.id, 2, 1);
+    await counters(plain!.id, 1, 0);
+    const rest = await recommendShippingPackage(handle.db, shop.organizationId, input({ id: order.id }));
+    expect(rest).toMatchObject({ reason: null, unitCount: 1, catalogWeightGrams: 200 });
+    const refused = await recommendShippingPackage(
+      handle.db,
+      shop.organizationId,
+      input({ id: order.id, lines: [{ lineId: sized!.id, quantity: 1 }] }),
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect((refused as AppError).details).toEqual({
+      issues: [{ path: 'lines.0.quantity', message: 'is more than the 0 available' }],
+    });
+    await counters(plain!.id, 2, 0);
+    expect(
+      await recommendShippingPackage(handle.db, shop.organizationId, input({ id: order.id })),
+    ).toMatchObject({
+      recommendation: null,
+      reason: 'NO_PRODUCT_UNITS',
+      unitCount: 0,
+    });
+  });
+
   it('reports missing dimensions, and answers unknown, foreign and malformed ids with the neutral 404', async () => {
     const shop = await createOrderTenant(handle.db, clock);
     const order = await orderOf(shop);

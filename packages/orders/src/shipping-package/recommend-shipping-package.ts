@@ -42,6 +42,8 @@ async function orderLinesWithDimensions(db: Kysely<Database>, organizationId: st
       'l.item_id',
       'l.variant_id',
       'l.quantity',
+      'l.shipped_quantity',
+      'l.allocated_quantity',
       'i.id as found_item_id',
       'i.shipping_weight_grams as item_weight',
       'i.shipping_length_mm as item_length',
@@ -81,8 +83,8 @@ const dimensions = (
  * `POST /merchant/orders/:id/shipping-package/recommendation` (13.9): reads the
  * order's lines with their dimensions and the tenant's active presets (two
  * queries), then runs the pure `recommendPackage`. Writes nothing. Without
- * `lines`, every PRODUCT line at its available quantity: its ordered quantity,
- * as no fulfillment records exist yet to take shipped units off. A selected
+ * `lines`, every PRODUCT line at its available quantity (13.3: ordered, less
+ * shipped and allocated units; lines with none left are skipped). A selected
  * line that is not a PRODUCT line of the order, or a quantity above the
  * available one, is `400` naming `lines.N.lineId` or `lines.N.quantity`.
  */
@@ -103,16 +105,20 @@ export async function recommendShippingPackage(
   const productLines = new Map(
     rows.filter((row) => row.type === 'PRODUCT').map((row) => [row.line_id!, row] as const),
   );
+  const available = (row: (typeof rows)[number]) =>
+    row.quantity! - (row.shipped_quantity ?? 0) - (row.allocated_quantity ?? 0);
 
   let selection: { lineId: string; quantity: number }[];
   if (input.lines === undefined) {
-    selection = [...productLines.values()].map((row) => ({ lineId: row.line_id!, quantity: row.quantity! }));
+    selection = [...productLines.values()]
+      .map((row) => ({ lineId: row.line_id!, quantity: available(row) }))
+      .filter((line) => line.quantity > 0);
   } else {
     const issues = input.lines.flatMap((line, index) => {
       const row = productLines.get(line.lineId);
       if (!row) return [{ path: `lines.${index}.lineId`, message: 'is not a PRODUCT line of the order' }];
-      if (line.quantity > row.quantity!) {
-        return [{ path: `lines.${index}.quantity`, message: `is more than the ${row.quantity} available` }];
+      if (line.quantity > available(row)) {
+        return [{ path: `lines.${index}.quantity`, message: `is more than the ${available(row)} available` }];
       }
       return [];
     });

@@ -35,7 +35,7 @@ export const recommendShippingPackageInputSchema = z.strictObject({
     })
     .optional()
     .describe(
-      "1 to 100 distinct PRODUCT lines with quantities. Absent: each PRODUCT line's available quantity (its ordered quantity while no units are recorded as shipped)",
+      "1 to 100 distinct PRODUCT lines with quantities. Absent: each PRODUCT line's available quantity (ordered, less shipped and allocated units)",
     ),
 });
 export type RecommendShippingPackageInput = z.output<typeof recommendShippingPackageInputSchema>;
