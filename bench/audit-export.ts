@@ -14,12 +14,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { mintDevToken } from '@commerce/auth';
 import { openDatabase } from '@commerce/db';
 import { sql } from 'kysely';
 import {
   benchJwt,
   type Connection,
+  demoOwnerToken,
   type Engine,
   enginesFromEnv,
   freshBenchDatabase,
@@ -196,14 +196,7 @@ async function benchEngine(engine: Engine, token: string): Promise<ExportResult>
 async function main(): Promise<void> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   execFileSync(process.execPath, ['build.mjs'], { cwd: GATEWAY_DIR, stdio: 'inherit' });
-  const token = await mintDevToken({
-    secret: jwt.secret,
-    issuer: jwt.issuer,
-    audience: jwt.audience,
-    subject: 'bench|demo-owner',
-    email: 'owner@demo.test',
-    expiresInSeconds: 3600,
-  });
+  const token = await demoOwnerToken(jwt);
   const results: ExportResult[] = [];
   for (const engine of settings.engines) results.push(await benchEngine(engine, token));
   writeFileSync(

@@ -41,10 +41,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mintDevToken } from '@commerce/auth';
 import autocannon from 'autocannon';
 import { checkDatabaseCapacity, formatCapacityReport } from './check-capacity.ts';
-import { benchJwt, freshBenchDatabase, intEnv, productionGatewayEnv } from './gateway-env.ts';
+import { benchJwt, demoOwnerToken, freshBenchDatabase, intEnv, productionGatewayEnv } from './gateway-env.ts';
 import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import {
   freePort,
@@ -367,14 +366,7 @@ async function main(): Promise<void> {
       gateways.push(gateway);
       await waitUntilHealthy(gateway);
     }
-    const token = await mintDevToken({
-      secret: jwt.secret,
-      issuer: jwt.issuer,
-      audience: jwt.audience,
-      subject: 'bench|demo-owner',
-      email: 'owner@demo.test',
-      expiresInSeconds: 3600,
-    });
+    const token = await demoOwnerToken(jwt);
     const merchant = { 'x-organization-slug': 'demo', authorization: `Bearer ${token}` };
     const primary = gateways[0]!;
 

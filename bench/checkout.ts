@@ -29,15 +29,17 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mintDevToken } from '@commerce/auth';
 import {
   benchJwt,
   type Connection,
+  callJson,
+  demoOwnerToken,
   type Engine,
   enginesFromEnv,
   freshBenchDatabase,
   intEnv,
   productionGatewayEnv,
+  type Reply,
 } from './gateway-env.ts';
 import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import {
@@ -90,20 +92,7 @@ function gatewayEnv(port: number, connection: Connection): NodeJS.ProcessEnv {
   };
 }
 
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-async function call(url: string, body: unknown, headers: Record<string, string>): Promise<Reply> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const call = (url: string, body: unknown, headers: Record<string, string>) => callJson(url, body, headers);
 
 /** The `Stripe-Signature` scheme of CONTRACT.md section 9. */
 function sign(body: string): string {
@@ -140,14 +129,7 @@ interface Catalog {
 }
 
 async function setUpCatalog(gateway: ServerProcess): Promise<Catalog> {
-  const token = await mintDevToken({
-    secret: jwt.secret,
-    issuer: jwt.issuer,
-    audience: jwt.audience,
-    subject: 'bench|demo-owner',
-    email: 'owner@demo.test',
-    expiresInSeconds: 3600,
-  });
+  const token = await demoOwnerToken(jwt);
   const merchant = { 'x-organization-slug': 'demo', authorization: `Bearer ${token}` };
   const api = `${gateway.url}/api/v1`;
   const created = async (what: string, reply: Promise<Reply>) => {

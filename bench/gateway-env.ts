@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mintDevToken } from '@commerce/auth';
 import { loadConfig } from '@commerce/core';
 import { SMTPServer } from 'smtp-server';
 import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
@@ -50,6 +51,40 @@ export function benchJwt(): BenchJwt {
     issuer: defaults.issuer,
     audience: defaults.audience,
   };
+}
+
+/** A bearer token of the demo organization's owner (seeded with SEED_DEMO), valid for an hour. */
+export function demoOwnerToken(jwt: BenchJwt): Promise<string> {
+  return mintDevToken({
+    secret: jwt.secret,
+    issuer: jwt.issuer,
+    audience: jwt.audience,
+    subject: 'bench|demo-owner',
+    email: 'owner@demo.test',
+    expiresInSeconds: 3600,
+  });
+}
+
+/** A JSON answer of the gateway: its status and parsed body (`{}` when empty). */
+export interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/** Sends `body` as JSON (a string as it is) with `method` (POST by default). */
+export async function callJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  method = 'POST',
+): Promise<Reply> {
+  const response = await fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
 /**
