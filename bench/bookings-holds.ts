@@ -49,9 +49,9 @@ import {
   freePort,
   logTail,
   readCpuMs,
+  runBench,
   type ServerProcess,
   startServer,
-  stopAll,
   waitUntilHealthy,
 } from './processes.ts';
 
@@ -455,13 +455,4 @@ async function main(): Promise<void> {
   }
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    void stopAll().then(() => process.exit(1));
-  });
-}
-main().catch(async (error: unknown) => {
-  log(String(error instanceof Error ? (error.stack ?? error.message) : error));
-  await stopAll();
-  process.exit(1);
-});
+runBench(main);

@@ -46,9 +46,9 @@ import {
   freePort,
   logTail,
   readCpuMs,
+  runBench,
   type ServerProcess,
   startServer,
-  stopAll,
   waitUntilHealthy,
 } from './processes.ts';
 
@@ -378,13 +378,4 @@ async function main(): Promise<void> {
   log(`\nwrote ${path.relative(ROOT, settings.output)}`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    void stopAll().then(() => process.exit(1));
-  });
-}
-main().catch(async (error: unknown) => {
-  log(String(error instanceof Error ? (error.stack ?? error.message) : error));
-  await stopAll();
-  process.exit(1);
-});
+runBench(main);

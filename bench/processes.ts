@@ -213,3 +213,20 @@ export async function startBareServer(options: {
   const coldStartMs = await waitUntilHealthy(server);
   return { server, coldStartMs: Math.round(coldStartMs * 100) / 100 };
 }
+
+/**
+ * Runs a bench's `main`: on SIGINT or SIGTERM, or when it fails (the error printed), every server it
+ * started is stopped and the process exits 1.
+ */
+export function runBench(main: () => Promise<void>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      void stopAll().then(() => process.exit(1));
+    });
+  }
+  main().catch(async (error: unknown) => {
+    process.stdout.write(`${String(error instanceof Error ? (error.stack ?? error.message) : error)}\n`);
+    await stopAll();
+    process.exit(1);
+  });
+}
