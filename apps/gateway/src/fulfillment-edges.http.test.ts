@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, expectError, type Harness } from '../test/harness.ts';
+import { ACTORS, type Actor, createRoleFixture, expectedStatus, type RoleFixture } from '../test/roles.ts';
+
+let h: Harness;
+let shop: RoleFixture;
+let other: RoleFixture;
+let itemId: string;
+let variantId: string;
+
+interface Order {
+  id: string;
+  salesRecordId: string;
+  status: string;
+  items: { id: string }[];
+  shippingAddress: Record<string, string | null> | null;
+}
+interface Fulfillment {
+  id: string;
+  status: string;
+  version: number;
+  tracking: { carrier: string; trackingNumber: string; trackingUrl: string | null } | null;
+  package: Record<string, unknown> | null;
+}
+
+let keySequence = 0;
+const newKey = () => `http-edges-${process.pid}-${++keySequence}-0123456789`;
+
+async function ok<T>(response: Response, status: number): Promise<T> {
+  if (response.status !== status)
+    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function call(
+  fixture: RoleFixture,
+  actor: Actor,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return h.app.request(`/api/v1${path}`, {
+    method,
+    headers: {
+      'x-organization-slug': fixture.slug,
+      ...(actor === 'anonymous' ? {} : { authorization: `Bearer ${fixture.users[actor].token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+async function issuePaths(response: Response): Promise<string[]> {
+  const error = await expectError(response, 400, 'VALIDATION_FAILED');
+  return (error.details as { issues: { path: string }[] }).issues.map((issue) => issue.path);
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  shop = await createRoleFixture(h, 'edges-shop', ['fulfillment:operate']);
+  other = await createRoleFixture(h, 'edges-other', ['fulfillment:operate']);
+  itemId = (
+    await ok<{ id: string }>(
+      await shop.call('owner', 'POST', '/merchant/items', {
+        slug: 'tee',
+        name: 'Tee',
+        type: 'SALE',
+        status: 'ACTIVE',
+      }),
+      201,
+    )
+  ).id;
+  variantId = (
+    await ok<{ id: string }>(
+      await shop.call('owner', 'POST', `/merchant/items/${itemId}/variants`, {
+        name: 'Blue',
+        sku: 'TEE-B',
+        inventoryQuantity: 50,
+      }),
+      201,
+    )
+  ).id;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function placeOrder(quantity: number): Promise<Order> {
+  const created = await ok<{ id: string }>(
+    await h.app.request('/api/v1/public/orders', {
+      method: 'POST',
+      headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customerName: 'Ada Lovelace',
+        customerEmail: 'ada@example.com',
+        items: [{ itemId, variantId, name: 'Tee', quantity, unitPriceInCents: 1000 }],
+      }),
+    }),
+    201,
+  );
+  return ok<Order>(await call(shop, 'owner', 'GET', `/merchant/orders/${created.id}`), 200);
+}
+
+const ADDRESS = {
+  name: 'Ada Lovelace',
+  line1: '1 Main St',
+  city: 'Lisbon',
+  postalCode: '1000-001',
+  country: 'pt',
+};
+
+describe('PUT /merchant/orders/{id}/shipping-address', () => {
+  it('sets the ship-to by either id, answers the order, and is refused once the order is cancelled', async () => {
+    const order = await placeOrder(2);
+    const read = await ok<Order>(
+      await call(shop, 'staffWith', 'PUT', `/merchant/orders/${order.id}/shipping-address`, {
+        ...ADDRESS,
+        phone: '+351 21',
+      }),
+      200,
+    );
+    expect(read).toMatchObject({
+      id: order.id,
+      shippingAddress: { ...ADDRESS, country: 'PT', line2: null, state: null, phone: '+351 21' },
+    });
+    const viaRecord = await ok<Order>(
+      await call(shop, 'owner', 'PUT', `/merchant/orders/${order.salesRecordId}/shipping-address`, {
+        ...ADDRESS,
+        line2: 'Flat 2',
+      }),
+      200,
+    );
+    expect(viaRecord.shippingAddress).toMatchObject({ line2: 'Flat 2', phone: null });
+    const audits = await h.database.db
+      .selectFrom('audit_logs')
+      .select('metadata')
+      .where('action', '=', 'order.shipping_address_updated')
+      .where('target_id', '=', order.id)
+      .execute();
+    expect(audits.map((audit) => (audit.metadata as { fields: string[] }).fields)).toEqual([
+      ['name', 'line1', 'city', 'postalCode', 'country', 'phone'],
+      ['line2', 'phone'],
+    ]);
+
+    await ok(
+      await call(shop, 'owner', 'PATCH', `/merchant/orders/${order.id}/status`, { status: 'CANCELLED' }),
+      200,
+    );
+    const refused = await expectError(
+      await call(shop, 'owner', 'PUT', `/merchant/orders/${order.id}/shipping-address`, ADDRESS),
+      409,
+      'ORDER_NOT_FULFILLABLE',
+    );
+    expect(refused.details).toEqual({ reason: 'CANCELLED' });
+  });
+
+  it('refuses bad input at its issue path, hides foreign and unknown ids, and needs fulfillment:operate', async () => {
+    const order = await placeOrder(1);
+    const path = `/merchant/orders/${order.id}/shipping-address`;
+    expect(await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, country: 'PRT' }))).toEqual([
+      'country',
+    ]);
+    expect(
+      await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, line1: 'x'.repeat(301) })),
+    ).toEqual(['line1']);
+    expect(await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, city: 7 }))).toEqual([
+      'city',
+    ]);
+    expect(await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, name: undefined }))).toEqual(
+      ['name'],
+    );
+    await expectError(
+      await call(shop, 'owner', 'PUT', path, { ...ADDRESS, extra: true }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    await expectError(await call(other, 'owner', 'PUT', path, ADDRESS), 404, 'RESOURCE_NOT_FOUND');
+    await expectError(
+      await call(
+        shop,
+        'owner',
+        'PUT',
+        '/merchant/orders/ord_00000000000000000000000000/shipping-address',
+        ADDRESS,
+      ),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+    for (const actor of ACTORS) {
+      const response = await call(shop, actor, 'PUT', path, { ...ADDRESS, city: `City ${actor}` });
+      expect(response.status, actor).toBe(expectedStatus(actor, ['owner', 'admin', 'staffWith'], 200));
+    }
+    const read = await ok<Order>(
+      await call(shop, 'staffWithout', 'GET', `/merchant/orders/${order.id}`),
+      200,
+    );
+    expect(read.shippingAddress?.city).toBe('City staffWith');
+  });
+});
