@@ -199,3 +199,76 @@ describe('PUT /merchant/orders/{id}/shipping-address', () => {
     expect(read.shippingAddress?.city).toBe('City staffWith');
   });
 });
+
+describe('POST /merchant/commerce/orders/{recordId}/planned-fulfillments with a package', () => {
+  it('stores the preset’s outer package, refuses an archived preset and bad packages at their paths', async () => {
+    const order = await placeOrder(3);
+    const line = order.items[0]!.id;
+    const preset = await ok<{ id: string; revision: number }>(
+      await call(shop, 'owner', 'POST', '/merchant/shipping/box-presets', {
+        name: `Plan box ${order.id}`,
+        innerLengthMm: 300,
+        innerWidthMm: 200,
+        innerHeightMm: 100,
+        outerHeightMm: 110,
+        tareWeightGrams: 100,
+      }),
+      201,
+    );
+    const path = `/merchant/commerce/orders/${order.salesRecordId}/planned-fulfillments`;
+    const plan = (pkg: unknown, actor: Actor = 'staffWith') =>
+      call(
+        shop,
+        actor,
+        'POST',
+        path,
+        { lines: [{ lineId: line, quantity: 1 }], package: pkg },
+        {
+          'x-idempotency-key': newKey(),
+        },
+      );
+    const planned = await ok<Fulfillment>(
+      await plan({ boxPresetId: preset.id, boxPresetRevision: preset.revision, loadedWeightGrams: 800 }),
+      201,
+    );
+    expect(planned).toMatchObject({
+      status: 'PLANNED',
+      package: {
+        boxPresetId: preset.id,
+        boxPresetRevision: 1,
+        lengthMm: 300,
+        widthMm: 200,
+        heightMm: 110,
+        loadedWeightGrams: 800,
+      },
+    });
+    expect(await issuePaths(await plan({ boxPresetId: preset.id }))).toEqual(['package.loadedWeightGrams']);
+    expect(
+      await issuePaths(await plan({ lengthMm: 0, widthMm: 1, heightMm: 1, loadedWeightGrams: 1 })),
+    ).toEqual(['package.lengthMm']);
+    expect(await issuePaths(await plan({ boxPresetId: preset.id, loadedWeightGrams: 99 }))).toEqual([
+      'package.loadedWeightGrams',
+    ]);
+    expect(await issuePaths(await plan({ boxPresetId: 'box_unknown', loadedWeightGrams: 500 }))).toEqual([
+      'package.boxPresetId',
+    ]);
+    const stale = await expectError(
+      await plan({ boxPresetId: preset.id, boxPresetRevision: 7, loadedWeightGrams: 500 }),
+      409,
+      'STALE_STATE',
+    );
+    expect(stale.details).toEqual({ boxPresetId: preset.id, revision: 1 });
+    await ok(await call(shop, 'owner', 'POST', `/merchant/shipping/box-presets/${preset.id}/archive`), 201);
+    await expectError(await plan({ boxPresetId: preset.id, loadedWeightGrams: 500 }), 409, 'STALE_STATE');
+    await expectError(
+      await plan({ boxPresetId: preset.id, loadedWeightGrams: 500 }, 'staffWithout'),
+      403,
+      'FORBIDDEN',
+    );
+    const read = await ok<Order & { items: { allocatedQuantity: number }[] }>(
+      await call(shop, 'owner', 'GET', `/merchant/orders/${order.id}`),
+      200,
+    );
+    expect(read.items[0]!.allocatedQuantity).toBe(1);
+  });
+});

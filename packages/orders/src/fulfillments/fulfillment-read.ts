@@ -1,6 +1,7 @@
 import { AppError, keysetAfter, type Page } from '@commerce/core';
 import type { Database, Fulfillment, FulfillmentLine, FulfillmentPostage } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { packageOf } from './fulfillment-package.ts';
 import { resolveRecordId } from './fulfillment-target.ts';
 import type { FulfillmentListQuery, FulfillmentRead } from './schemas.ts';
 
@@ -59,7 +60,7 @@ export function toFulfillmentRead(
       quantity: line.quantity,
     })),
     tracking,
-    package: null,
+    package: packageOf(row),
     postage: current ? toPostageRead(current) : null,
     retiredPostage: postages.filter((postage) => !isCurrent(postage)).map(toPostageRead),
     cancellation: null,

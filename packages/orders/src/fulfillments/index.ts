@@ -2,6 +2,7 @@ export * from './attach-external-postage.ts';
 export * from './cancel-fulfillment.ts';
 export * from './create-direct-fulfillment.ts';
 export * from './deliver-fulfillment.ts';
+export * from './fulfillment-package.ts';
 export * from './fulfillment-read.ts';
 export * from './fulfillment-state.ts';
 export * from './fulfillment-target.ts';

@@ -52,7 +52,7 @@ const FULFILLABLE =
 const LOCKED =
   'The order, the record and the lines are locked in one transaction (lines in id order, then the variants); under those locks more than a line has left (`quantity − shipped − allocated`) is `409 OVER_FULFILLMENT`, `details.lines[{ lineId, requested, available }]`, and nothing changes.';
 const READ =
-  'A fulfillment carries its fixed `lines`, `tracking`, `postage` (current) and `retiredPostage`, `notification` (from `SHIPPED`), timestamps and `version`. Carriers, label purchases and shipment cancellations are not built yet: `origin` is `DIRECT` or `PLANNED`, `postage.source` only `EXTERNAL`, `package` and `cancellation` are always null.';
+  'A fulfillment carries its fixed `lines`, `tracking`, `package` (a plan’s confirmed outer package, else null), `postage` (current) and `retiredPostage`, `notification` (from `SHIPPED`), timestamps and `version`. Carriers, label purchases and shipment cancellations are not built yet: `origin` is `DIRECT` or `PLANNED`, `postage.source` only `EXTERNAL`, `cancellation` is always null.';
 
 export const merchantFulfillmentsRouter = router({
   list: merchantProcedure
@@ -122,13 +122,14 @@ export const merchantFulfillmentsRouter = router({
         summary: 'Plan a package (allocate units)',
         description: [
           `${OPERATOR} ${ADDRESSING} ${KEY_REQUIRED}`,
-          `Body: ${LINES} (\`package\` is not accepted yet: box presets are not wired to fulfillments.)`,
+          `Body: ${LINES}`,
+          '`package?`: a box preset `{ boxPresetId, boxPresetRevision?, loadedWeightGrams }` (its outer dimensions, the inner ones where it sets none, and its current revision are stored) or custom outer dimensions `{ lengthMm, widthMm, heightMm, loadedWeightGrams }` (integers 1 to 3000 mm), never both; `loadedWeightGrams` is the packed parcel, 1 to 150000 g. A preset id that names none of the organization’s presets is `400` at `package.boxPresetId`; a weight below the preset’s tare or above its `maxLoadGrams` is `400` at `package.loadedWeightGrams`; an archived preset, or a `boxPresetRevision` that is no longer current, is `409 STALE_STATE` (`details.boxPresetId`, and `archivedAt` or the current `revision`).',
           `${FULFILLABLE} ${LOCKED}`,
           'Answers `201` with the `PLANNED` fulfillment: its units are allocated (they count against what is left, not as shipped); nothing is bought, shipped or consumed. Audited as `fulfillment.planned`.',
         ].join('\n\n'),
       },
       successStatus: 201,
-      errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT'],
+      errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT', 'STALE_STATE'],
     })
     .input(planFulfillmentInputSchema)
     .output(fulfillmentSchema)
