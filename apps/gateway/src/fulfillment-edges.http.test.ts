@@ -272,3 +272,145 @@ describe('POST /merchant/commerce/orders/{recordId}/planned-fulfillments with a 
     expect(read.items[0]!.allocatedQuantity).toBe(1);
   });
 });
+
+describe('PATCH /merchant/orders/{id}/tracking', () => {
+  const shipDirect = async (order: Order, tracking?: object) =>
+    ok<Fulfillment>(
+      await call(
+        shop,
+        'owner',
+        'POST',
+        `/merchant/commerce/orders/${order.id}/fulfillments`,
+        {
+          lines: [{ lineId: order.items[0]!.id, quantity: 1 }],
+          notifyCustomer: true,
+          ...(tracking ? { tracking } : {}),
+        },
+        { 'x-idempotency-key': newKey() },
+      ),
+      201,
+    );
+  /** The rows a repair may never touch, for one order. */
+  const snapshot = async (order: Order) => {
+    const db = h.database.db;
+    const [fulfillments, lines, variant, movements, outbox] = await Promise.all([
+      db
+        .selectFrom('fulfillments')
+        .selectAll()
+        .where('sales_record_id', '=', order.salesRecordId)
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('sales_record_lines')
+        .selectAll()
+        .where('sales_record_id', '=', order.salesRecordId)
+        .execute(),
+      db.selectFrom('variants').select('inventory_quantity').where('id', '=', variantId).execute(),
+      db
+        .selectFrom('inventory_movements')
+        .selectAll()
+        .where('organization_id', '=', shop.organizationId)
+        .orderBy('id')
+        .execute(),
+      db
+        .selectFrom('outbox')
+        .select(['id', 'status', 'dedupe_key'])
+        .where('organization_id', '=', shop.organizationId)
+        .orderBy('id')
+        .execute(),
+    ]);
+    return { fulfillments, lines, variant, movements, outbox };
+  };
+
+  it('fails closed with zero or two compatible shipments and changes nothing', async () => {
+    const order = await placeOrder(3);
+    const path = `/merchant/orders/${order.id}/tracking`;
+    let before = await snapshot(order);
+    const none = await expectError(
+      await call(shop, 'owner', 'PATCH', path, { carrier: 'UPS', trackingNumber: '1Z1' }),
+      409,
+      'TRACKING_HISTORY_AMBIGUOUS',
+    );
+    expect(none.details).toEqual({ compatibleCount: 0 });
+    expect(await snapshot(order)).toEqual(before);
+
+    const first = await shipDirect(order, { carrier: 'UPS', trackingNumber: '1Z1' });
+    await shipDirect(order);
+    before = await snapshot(order);
+    const two = await expectError(
+      await call(shop, 'staffWith', 'PATCH', `/merchant/orders/${order.salesRecordId}/tracking`, {
+        trackingNumber: '1Z2',
+        expectedFulfillmentId: first.id,
+      }),
+      409,
+      'TRACKING_HISTORY_AMBIGUOUS',
+    );
+    expect(two.details).toEqual({ compatibleCount: 2 });
+    expect(await snapshot(order)).toEqual(before);
+  });
+
+  it('repairs the one shipment, refuses a stale expectation, bad input, foreign ids and Staff without the group', async () => {
+    const order = await placeOrder(2);
+    const shipped = await shipDirect(order, { carrier: 'UPS', trackingNumber: '1Z1' });
+    const path = `/merchant/orders/${order.id}/tracking`;
+    const stale = await expectError(
+      await call(shop, 'owner', 'PATCH', path, { trackingNumber: '1Z2', expectedFulfillmentId: 'ful_other' }),
+      409,
+      'STALE_STATE',
+    );
+    expect(stale.details).toEqual({ fulfillmentId: shipped.id });
+    expect(await issuePaths(await call(shop, 'owner', 'PATCH', path, {}))).toEqual(['']);
+    expect(
+      await issuePaths(await call(shop, 'owner', 'PATCH', path, { trackingUrl: 'http://x.example' })),
+    ).toEqual(['trackingUrl']);
+    expect(await issuePaths(await call(shop, 'owner', 'PATCH', path, { trackingNumber: null }))).toEqual([
+      'trackingNumber',
+    ]);
+    expect(await issuePaths(await call(shop, 'owner', 'PATCH', path, { carrier: 'x'.repeat(51) }))).toEqual([
+      'carrier',
+    ]);
+    await expectError(
+      await call(other, 'owner', 'PATCH', path, { trackingNumber: '1Z2' }),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectError(
+      await call(shop, 'owner', 'PATCH', '/merchant/orders/sal_unknown/tracking', { trackingNumber: '1Z2' }),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectError(
+      await call(shop, 'staffWithout', 'PATCH', path, { trackingNumber: '1Z2' }),
+      403,
+      'FORBIDDEN',
+    );
+    const before = await snapshot(order);
+    const repaired = await ok<{ fulfillment: Fulfillment }>(
+      await call(shop, 'staffWith', 'PATCH', path, {
+        trackingNumber: '1Z 2',
+        trackingUrl: 'https://ups.example/1Z2',
+        expectedFulfillmentId: shipped.id,
+      }),
+      200,
+    );
+    expect(repaired.fulfillment).toMatchObject({
+      id: shipped.id,
+      status: 'SHIPPED',
+      tracking: { carrier: 'UPS', trackingNumber: '1Z 2', trackingUrl: 'https://ups.example/1Z2' },
+      version: shipped.version + 1,
+    });
+    const after = await snapshot(order);
+    expect({ ...after, fulfillments: [] }).toEqual({ ...before, fulfillments: [] });
+    const audit = await h.database.db
+      .selectFrom('audit_logs')
+      .select('metadata')
+      .where('action', '=', 'fulfillment.tracking_repaired')
+      .where('target_id', '=', shipped.id)
+      .executeTakeFirstOrThrow();
+    expect(audit.metadata).toEqual({
+      fulfillmentId: shipped.id,
+      recordId: order.salesRecordId,
+      fields: ['trackingNumber', 'trackingUrl'],
+    });
+  });
+});

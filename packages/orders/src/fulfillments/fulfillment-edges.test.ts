@@ -6,11 +6,22 @@ import { archiveBoxPreset } from '../box-presets/archive-box-preset.ts';
 import { createBoxPreset } from '../box-presets/create-box-preset.ts';
 import { updateBoxPreset } from '../box-presets/update-box-preset.ts';
 import { createLegacyOrder } from '../orders/create-legacy-order.ts';
-import { getOrder } from '../orders/get-order.ts';
+import { getCustomerOrder, getOrder } from '../orders/get-order.ts';
 import { createOrderTenant, type OrderTenant, TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
+import { attachExternalPostage } from './attach-external-postage.ts';
+import { createDirectFulfillment } from './create-direct-fulfillment.ts';
 import { getFulfillment } from './fulfillment-read.ts';
+import { handOffFulfillment } from './hand-off-fulfillment.ts';
 import { planFulfillment } from './plan-fulfillment.ts';
-import { type FulfillmentContext, planFulfillmentInputSchema } from './schemas.ts';
+import { repairTracking } from './repair-tracking.ts';
+import {
+  attachExternalPostageInputSchema,
+  createDirectFulfillmentInputSchema,
+  type FulfillmentContext,
+  handOffFulfillmentInputSchema,
+  planFulfillmentInputSchema,
+  repairTrackingInputSchema,
+} from './schemas.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
@@ -196,5 +207,226 @@ describe('a planned fulfillment with a package', () => {
       issues({ lengthMm: 1, widthMm: 1, heightMm: 1, loadedWeightGrams: 1, boxPresetRevision: 1 }),
     ).toEqual(['package.boxPresetRevision']);
     expect(issues({ boxPresetId: 'box_1', loadedWeightGrams: 1, colour: 'red' })).toEqual(['package']);
+  });
+});
+
+describe('historical order-level tracking repair', () => {
+  const ship = async (shop: OrderTenant, recordId: string, lineId: string, tracking?: object) =>
+    (
+      await createDirectFulfillment(
+        handle.db,
+        ctxOf(shop),
+        createDirectFulfillmentInputSchema.parse({
+          recordId,
+          lines: [{ lineId, quantity: 1 }],
+          notifyCustomer: true,
+          ...(tracking ? { tracking } : {}),
+        }),
+        newKey(),
+      )
+    ).body;
+  const repair = (shop: OrderTenant, body: object) =>
+    repairTracking(handle.db, ctxOf(shop), repairTrackingInputSchema.parse(body));
+
+  /** Everything a repair must never touch, and the fulfillments themselves. */
+  const worldOf = async (shop: OrderTenant) => {
+    const of = (
+      table:
+        | 'fulfillments'
+        | 'sales_record_lines'
+        | 'inventory_movements'
+        | 'outbox'
+        | 'fulfillment_postages',
+    ): Promise<Record<string, unknown>[]> =>
+      handle.db
+        .selectFrom(table as 'fulfillments')
+        .selectAll()
+        .where('organization_id', '=', shop.organizationId)
+        .orderBy('id')
+        .execute();
+    const [fulfillments, lines, movements, outbox, postages, variant, audits] = await Promise.all([
+      of('fulfillments'),
+      of('sales_record_lines'),
+      of('inventory_movements'),
+      of('outbox'),
+      of('fulfillment_postages'),
+      handle.db
+        .selectFrom('variants')
+        .select('inventory_quantity')
+        .where('organization_id', '=', shop.organizationId)
+        .execute(),
+      handle.db
+        .selectFrom('audit_logs')
+        .select('id')
+        .where('organization_id', '=', shop.organizationId)
+        .where('action', '=', 'fulfillment.tracking_repaired')
+        .execute(),
+    ]);
+    return { fulfillments, lines, movements, outbox, postages, variant, audits };
+  };
+
+  it('fails closed with zero or two compatible rows: no state, counter, stock, outbox or audit change', async () => {
+    const { shop, orderId, recordId, lineId } = await orderOf(4);
+    await handle.db
+      .updateTable('variants')
+      .set({ inventory_quantity: 10 })
+      .where('organization_id', '=', shop.organizationId)
+      .execute();
+    // Zero: nothing shipped yet, only a plan.
+    await planFulfillment(
+      handle.db,
+      ctxOf(shop),
+      planFulfillmentInputSchema.parse({ recordId, lines: [{ lineId, quantity: 1 }] }),
+      newKey(),
+    );
+    let before = await worldOf(shop);
+    const none = await failureOf(repair(shop, { id: orderId, carrier: 'UPS', trackingNumber: '1Z1' }));
+    expect(none).toMatchObject({ code: 'TRACKING_HISTORY_AMBIGUOUS', details: { compatibleCount: 0 } });
+    expect(await worldOf(shop)).toEqual(before);
+
+    // Two: two direct shipments; naming one of them does not make the choice.
+    const first = await ship(shop, orderId, lineId, { carrier: 'UPS', trackingNumber: '1Z1' });
+    await ship(shop, orderId, lineId);
+    before = await worldOf(shop);
+    expect(before.outbox.filter((row) => String(row.dedupe_key).startsWith('ORDER_SHIPPED:'))).toHaveLength(
+      2,
+    );
+    for (const body of [
+      { id: orderId, trackingNumber: '1Z2' },
+      { id: recordId, carrier: null, trackingNumber: null, expectedFulfillmentId: first.id },
+      { id: orderId, trackingUrl: 'https://ups.example/1Z2' },
+    ]) {
+      const several = await failureOf(repair(shop, body));
+      expect(several).toMatchObject({ code: 'TRACKING_HISTORY_AMBIGUOUS', details: { compatibleCount: 2 } });
+    }
+    expect(await worldOf(shop)).toEqual(before);
+  });
+
+  it('repairs the one direct shipment: only its tracking, version and audit change', async () => {
+    const { shop, orderId, recordId, lineId } = await orderOf(3);
+    const shipped = await ship(shop, orderId, lineId, { carrier: 'UPS', trackingNumber: '1Z1' });
+    // A native-label shipment is never a candidate: this one is the only compatible row.
+    await handle.db
+      .insertInto('fulfillments')
+      .values({
+        organization_id: shop.organizationId,
+        id: 'ful_native_label_row',
+        sales_record_id: recordId,
+        order_id: orderId,
+        status: 'SHIPPED',
+        origin: 'NATIVE_LABEL',
+        tracking_carrier: null,
+        tracking_number: null,
+        tracking_url: null,
+        note: null,
+        notification_decision: 'SUPPRESS',
+        notification_decided_at: clock.now(),
+        notification_decided_by: null,
+        inventory_consumed_at: clock.now(),
+        shipped_at: clock.now(),
+        delivered_at: null,
+        cancelled_at: null,
+        cancel_reason: null,
+        created_by: null,
+        created_at: clock.now(),
+        updated_at: clock.now(),
+      })
+      .execute();
+    const before = await worldOf(shop);
+    const stale = await failureOf(
+      repair(shop, { id: orderId, trackingNumber: '1Z9', expectedFulfillmentId: 'ful_native_label_row' }),
+    );
+    expect(stale).toMatchObject({ code: 'STALE_STATE', details: { fulfillmentId: shipped.id } });
+    expect(await failureOf(repair(shop, { id: orderId, carrier: null }))).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { issues: [{ path: 'carrier' }] },
+    });
+    expect(await worldOf(shop)).toEqual(before);
+
+    const { fulfillment } = await repair(shop, {
+      id: recordId,
+      trackingNumber: '1Z 999',
+      trackingUrl: 'https://ups.example/1Z999',
+      expectedFulfillmentId: shipped.id,
+    });
+    expect(fulfillment).toMatchObject({
+      id: shipped.id,
+      status: 'SHIPPED',
+      tracking: { carrier: 'UPS', trackingNumber: '1Z 999', trackingUrl: 'https://ups.example/1Z999' },
+      version: shipped.version + 1,
+    });
+    const after = await worldOf(shop);
+    expect({ ...after, fulfillments: undefined, audits: undefined }).toEqual({
+      ...before,
+      fulfillments: undefined,
+      audits: undefined,
+    });
+    expect(after.fulfillments.find((row) => row.id === 'ful_native_label_row')).toEqual(
+      before.fulfillments.find((row) => row.id === 'ful_native_label_row'),
+    );
+    const audits = await handle.db
+      .selectFrom('audit_logs')
+      .select('metadata')
+      .where('organization_id', '=', shop.organizationId)
+      .where('action', '=', 'fulfillment.tracking_repaired')
+      .execute();
+    expect(audits).toEqual([
+      { metadata: { fulfillmentId: shipped.id, recordId, fields: ['trackingNumber', 'trackingUrl'] } },
+    ]);
+    // The same values again write nothing.
+    const again = await repair(shop, { id: orderId, trackingNumber: '1Z 999' });
+    expect(again.fulfillment.version).toBe(shipped.version + 1);
+    expect((await worldOf(shop)).audits).toHaveLength(1);
+  });
+
+  it('repairs a delivered shipment of external postage, keeps the postage, and can clear the tracking', async () => {
+    const { shop, orderId, recordId, lineId } = await orderOf(2);
+    const planned = await planFulfillment(
+      handle.db,
+      ctxOf(shop),
+      planFulfillmentInputSchema.parse({ recordId, lines: [{ lineId, quantity: 2 }] }),
+      newKey(),
+    );
+    await attachExternalPostage(
+      handle.db,
+      ctxOf(shop),
+      attachExternalPostageInputSchema.parse({
+        recordId,
+        fulfillmentId: planned.body.id,
+        carrier: 'DHL',
+        trackingNumber: 'JD01',
+      }),
+    );
+    await handOffFulfillment(
+      handle.db,
+      ctxOf(shop),
+      handOffFulfillmentInputSchema.parse({
+        recordId,
+        fulfillmentId: planned.body.id,
+        notifyCustomer: false,
+      }),
+    );
+    const repaired = await repair(shop, { id: orderId, trackingNumber: 'JD02' });
+    expect(repaired.fulfillment).toMatchObject({
+      tracking: { carrier: 'DHL', trackingNumber: 'JD02', trackingUrl: null },
+      postage: { source: 'EXTERNAL', trackingNumber: 'JD01', status: 'ACTIVE' },
+    });
+    const cleared = await repair(shop, { id: orderId, carrier: null, trackingNumber: null });
+    expect(cleared.fulfillment.tracking).toBeNull();
+    const customer = await getCustomerOrder(handle.db, shop.organizationId, orderId);
+    expect(customer.shipments).toMatchObject([{ carrier: null, trackingNumber: null, trackingUrl: null }]);
+  });
+
+  it('validates the body with issue paths', () => {
+    const issues = (body: object) =>
+      repairTrackingInputSchema
+        .safeParse({ id: 'ord_1', ...body })
+        .error?.issues.map((issue) => issue.path.join('.'));
+    expect(issues({})).toEqual(['']);
+    expect(issues({ expectedFulfillmentId: 'ful_1' })).toEqual(['']);
+    expect(issues({ trackingUrl: 'http://insecure.example' })).toEqual(['trackingUrl']);
+    expect(issues({ trackingNumber: 'no/slashes' })).toEqual(['trackingNumber']);
+    expect(issues({ carrier: '' })).toEqual(['carrier']);
+    expect(issues({ carrier: 'UPS', status: 'SHIPPED' })).toEqual(['']);
   });
 });

@@ -8,4 +8,5 @@ export * from './fulfillment-state.ts';
 export * from './fulfillment-target.ts';
 export * from './hand-off-fulfillment.ts';
 export * from './plan-fulfillment.ts';
+export * from './repair-tracking.ts';
 export * from './schemas.ts';

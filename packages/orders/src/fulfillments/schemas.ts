@@ -220,6 +220,34 @@ export const cancelFulfillmentInputSchema = z.strictObject({
 });
 export type CancelFulfillmentInput = z.output<typeof cancelFulfillmentInputSchema>;
 
+/**
+ * `PATCH /merchant/orders/{id}/tracking` (13.16): at least one of `carrier`,
+ * `trackingNumber`, `trackingUrl` (null clears it), and the row the client
+ * saw as `expectedFulfillmentId`.
+ */
+export const repairTrackingInputSchema = z
+  .strictObject({
+    id: recordIdSchema,
+    carrier: carrierSchema.nullable().optional().describe('1 to 50 characters; null clears it'),
+    trackingNumber: trackingNumberSchema
+      .nullable()
+      .optional()
+      .describe('1 to 100 letters, digits, spaces and hyphens; null clears it'),
+    trackingUrl: httpsUrlSchema.nullable().optional().describe('https, at most 2000; null clears it'),
+    expectedFulfillmentId: fulfillmentIdSchema
+      .optional()
+      .describe('The fulfillment the client means to repair; another compatible row is `409 STALE_STATE`'),
+  })
+  .superRefine((value, issues) => {
+    if (value.carrier === undefined && value.trackingNumber === undefined && value.trackingUrl === undefined)
+      issues.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'send at least one of carrier, trackingNumber, trackingUrl',
+      });
+  });
+export type RepairTrackingInput = z.output<typeof repairTrackingInputSchema>;
+
 export const fulfillmentListQuerySchema = z.object({
   recordId: recordIdSchema,
   limit: limitSchema,
