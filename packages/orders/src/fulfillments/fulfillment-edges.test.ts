@@ -27,7 +27,7 @@ let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
+  handle = await createTestDatabase({ poolSize: 12 });
 });
 afterAll(async () => {
   await handle.close();
@@ -415,6 +415,42 @@ describe('historical order-level tracking repair', () => {
     expect(cleared.fulfillment.tracking).toBeNull();
     const customer = await getCustomerOrder(handle.db, shop.organizationId, orderId);
     expect(customer.shipments).toMatchObject([{ carrier: null, trackingNumber: null, trackingUrl: null }]);
+  });
+
+  it('serialises concurrent repairs and a racing shipment: one version per change, never a picked row', async () => {
+    const { shop, orderId, recordId, lineId } = await orderOf(3);
+    const shipped = await ship(shop, orderId, lineId, { carrier: 'UPS', trackingNumber: '1Z0' });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) =>
+        repair(shop, { id: orderId, trackingNumber: `1Z${index + 1}` }),
+      ),
+    );
+    expect(outcomes.every((outcome) => outcome.status === 'fulfilled')).toBe(true);
+    const read = await getFulfillment(handle.db, shop.organizationId, {
+      recordId,
+      fulfillmentId: shipped.id,
+    });
+    const audits = await handle.db
+      .selectFrom('audit_logs')
+      .select('id')
+      .where('organization_id', '=', shop.organizationId)
+      .where('action', '=', 'fulfillment.tracking_repaired')
+      .execute();
+    expect(read.version).toBe(1 + audits.length);
+    expect(audits).toHaveLength(10);
+
+    // A repair racing a second shipment either lands on the first one (before it) or fails closed (after).
+    const [repaired, second] = await Promise.allSettled([
+      repair(shop, { id: orderId, trackingNumber: '1Z99' }),
+      ship(shop, orderId, lineId),
+    ]);
+    expect(second.status).toBe('fulfilled');
+    if (repaired.status === 'fulfilled') expect(repaired.value.fulfillment.id).toBe(shipped.id);
+    else
+      expect(repaired.reason).toMatchObject({
+        code: 'TRACKING_HISTORY_AMBIGUOUS',
+        details: { compatibleCount: 2 },
+      });
   });
 
   it('validates the body with issue paths', () => {
