@@ -43,6 +43,10 @@ export const ERROR_TABLE = {
   },
   LAST_OWNER: { status: 409, message: 'The organization must keep at least one Owner' },
   MEMBERSHIP_EXISTS: { status: 409, message: 'The email already has a membership in this organization' },
+  TRACKING_HISTORY_AMBIGUOUS: {
+    status: 409,
+    message: 'The order has no single shipment whose tracking can be repaired',
+  },
   BOX_PRESET_NAME_TAKEN: { status: 409, message: 'Another active box preset has this name' },
   BOX_PRESET_LIMIT_REACHED: {
     status: 409,

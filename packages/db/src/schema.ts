@@ -454,6 +454,8 @@ export interface SalesRecordsTable {
   tax_included: Generated<boolean>;
   /** Derived from the PRODUCT lines' shipped counters; rewritten with every counter change (13.3). */
   fulfillment_status: Generated<FulfillmentStatus>;
+  /** The ship-to snapshot (13.7, 13.11); null until one is set. */
+  shipping_address: ColumnType<ShippingAddressSnapshot | null, string | null | undefined, string | null>;
 }
 
 /** One typed line of a sales record; item and variant ids are snapshots, not foreign keys. */
@@ -504,6 +506,20 @@ export interface OrdersTable {
   updated_at: Timestamp;
   /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
   tax_included: Generated<boolean>;
+  /** The projection of the sales record's ship-to snapshot. */
+  shipping_address: ColumnType<ShippingAddressSnapshot | null, string | null | undefined, string | null>;
+}
+
+/** Where an order's parcels go (13.7): trimmed, optional lines null, country upper case. */
+export interface ShippingAddressSnapshot {
+  name: string;
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postalCode: string;
+  country: string;
+  phone: string | null;
 }
 
 /** One read-only order-status link sent: the SHA-256 of its `o1_` token and the order it shows. */
@@ -956,6 +972,15 @@ export interface FulfillmentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   version: Generated<number>;
+  /** The package (13.2): box preset and revision (null for custom dimensions), outer mm, loaded weight. */
+  package_box_preset_id: ColumnType<string | null, string | null | undefined, string | null>;
+  package_box_preset_revision: ColumnType<number | null, number | null | undefined, number | null>;
+  package_length_mm: ColumnType<number | null, number | null | undefined, number | null>;
+  package_width_mm: ColumnType<number | null, number | null | undefined, number | null>;
+  package_height_mm: ColumnType<number | null, number | null | undefined, number | null>;
+  package_loaded_weight_grams: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Set by tracking repair (13.16): from then on the tracking columns are the tracking, even cleared. */
+  tracking_repaired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** The units of one line in one fulfillment, fixed at creation, with the line's names as they were. */
@@ -1136,6 +1161,13 @@ export const SCHEMA_COLUMNS = {
     'created_at',
     'updated_at',
     'version',
+    'package_box_preset_id',
+    'package_box_preset_revision',
+    'package_length_mm',
+    'package_width_mm',
+    'package_height_mm',
+    'package_loaded_weight_grams',
+    'tracking_repaired_at',
   ],
   fulfillment_lines: [
     'organization_id',
@@ -1486,6 +1518,7 @@ export const SCHEMA_COLUMNS = {
     'updated_at',
     'tax_included',
     'fulfillment_status',
+    'shipping_address',
   ],
   sales_record_lines: [
     'organization_id',
@@ -1526,6 +1559,7 @@ export const SCHEMA_COLUMNS = {
     'created_at',
     'updated_at',
     'tax_included',
+    'shipping_address',
   ],
   order_status_tokens: ['token_hash', 'organization_id', 'order_id', 'created_at'],
   returns: [

@@ -1,6 +1,7 @@
 import { AppError, keysetAfter, type Page } from '@commerce/core';
 import type { Database, Fulfillment, FulfillmentLine, FulfillmentPostage } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { packageOf } from './fulfillment-package.ts';
 import { resolveRecordId } from './fulfillment-target.ts';
 import type { FulfillmentListQuery, FulfillmentRead } from './schemas.ts';
 
@@ -25,6 +26,36 @@ function toPostageRead(row: FulfillmentPostage): NonNullable<FulfillmentRead['po
   };
 }
 
+export interface EffectiveTracking {
+  carrier: string | null;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+}
+
+/**
+ * A fulfillment's tracking: its own columns when they hold a carrier and
+ * number (a direct body) or were repaired (13.16, cleared ones included),
+ * else its current postage's, else none.
+ */
+export function trackingOf(
+  row: Pick<Fulfillment, 'tracking_carrier' | 'tracking_number' | 'tracking_url' | 'tracking_repaired_at'>,
+  current: Pick<FulfillmentPostage, 'carrier' | 'tracking_number' | 'tracking_url'> | null | undefined,
+): EffectiveTracking {
+  if (row.tracking_repaired_at !== null || (row.tracking_carrier !== null && row.tracking_number !== null))
+    return {
+      carrier: row.tracking_carrier,
+      trackingNumber: row.tracking_number,
+      trackingUrl: row.tracking_url,
+    };
+  if (current)
+    return {
+      carrier: current.carrier,
+      trackingNumber: current.tracking_number,
+      trackingUrl: current.tracking_url,
+    };
+  return { carrier: null, trackingNumber: null, trackingUrl: null };
+}
+
 const isCurrent = (postage: FulfillmentPostage) =>
   postage.status === 'ACTIVE' || postage.status === 'VOID_PENDING';
 
@@ -34,16 +65,15 @@ export function toFulfillmentRead(
   postages: readonly FulfillmentPostage[],
 ): FulfillmentRead {
   const current = postages.find(isCurrent) ?? null;
+  const effective = trackingOf(row, current);
   const tracking =
-    row.tracking_carrier !== null && row.tracking_number !== null
-      ? { carrier: row.tracking_carrier, trackingNumber: row.tracking_number, trackingUrl: row.tracking_url }
-      : current
-        ? {
-            carrier: current.carrier,
-            trackingNumber: current.tracking_number,
-            trackingUrl: current.tracking_url,
-          }
-        : null;
+    effective.carrier !== null && effective.trackingNumber !== null
+      ? {
+          carrier: effective.carrier,
+          trackingNumber: effective.trackingNumber,
+          trackingUrl: effective.trackingUrl,
+        }
+      : null;
   return {
     id: row.id,
     recordId: row.sales_record_id,
@@ -59,7 +89,7 @@ export function toFulfillmentRead(
       quantity: line.quantity,
     })),
     tracking,
-    package: null,
+    package: packageOf(row),
     postage: current ? toPostageRead(current) : null,
     retiredPostage: postages.filter((postage) => !isCurrent(postage)).map(toPostageRead),
     cancellation: null,

@@ -1,6 +1,7 @@
 import { newId } from '@commerce/core';
 import { type Database, recordAudit, withIdempotency } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { packageColumns, resolvePackage } from './fulfillment-package.ts';
 import { readFulfillment } from './fulfillment-read.ts';
 import { insertLines, type KeyedOutcome } from './fulfillment-state.ts';
 import {
@@ -52,6 +53,8 @@ async function plan(
 ): Promise<FulfillmentRead> {
   const target = await lockRecord(trx, ctx.organizationId, salesRecordId);
   const locked = await lockRequestedLines(trx, ctx.organizationId, salesRecordId, input.lines);
+  const resolved =
+    input.package === undefined ? null : await resolvePackage(trx, ctx.organizationId, input.package);
   assertFulfillable(target);
   assertAvailable(input.lines, locked);
   const fulfillment = await trx
@@ -75,6 +78,7 @@ async function plan(
       delivered_at: null,
       cancelled_at: null,
       cancel_reason: null,
+      ...packageColumns(resolved),
       created_by: ctx.actor.userId,
       created_at: ctx.at,
       updated_at: ctx.at,
@@ -98,6 +102,7 @@ async function plan(
       fulfillmentId: fulfillment.id,
       recordId: salesRecordId,
       lines: input.lines.map((line) => ({ lineId: line.lineId, quantity: line.quantity })),
+      ...(resolved?.boxPresetId ? { boxPresetId: resolved.boxPresetId } : {}),
     },
     at: ctx.at,
   });

@@ -106,10 +106,74 @@ export const createDirectFulfillmentInputSchema = z.strictObject({
 });
 export type CreateDirectFulfillmentInput = z.output<typeof createDirectFulfillmentInputSchema>;
 
-/** `POST …/planned-fulfillments` (13.7): allocates the units; `package` waits for box presets (13.8). */
+/** 13.11 and 13.21: package measures. */
+export const MAX_PACKAGE_DIMENSION_MM = 3000;
+export const MAX_PACKAGE_WEIGHT_GRAMS = 150_000;
+
+const packageMillimetres = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PACKAGE_DIMENSION_MM)
+  .describe('Outer, an integer from 1 to 3000 mm');
+const PACKAGE_DIMENSIONS = ['lengthMm', 'widthMm', 'heightMm'] as const;
+
+/**
+ * The confirmed package (13.11): a box preset `{ boxPresetId,
+ * boxPresetRevision?, loadedWeightGrams }` (its outer dimensions), or custom
+ * outer `{ lengthMm, widthMm, heightMm, loadedWeightGrams }`; never both.
+ */
+export const fulfillmentPackageInputSchema = z
+  .strictObject({
+    boxPresetId: z.string().min(1).max(64).optional().describe('An active box preset (`box_…`)'),
+    boxPresetRevision: z
+      .number()
+      .int()
+      .min(1)
+      .max(2_147_483_647)
+      .optional()
+      .describe('With `boxPresetId`: the revision the client saw; another is `409 STALE_STATE`'),
+    lengthMm: packageMillimetres.optional(),
+    widthMm: packageMillimetres.optional(),
+    heightMm: packageMillimetres.optional(),
+    loadedWeightGrams: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PACKAGE_WEIGHT_GRAMS)
+      .describe('The packed parcel, box included: an integer from 1 to 150000 g'),
+  })
+  .superRefine((value, issues) => {
+    const custom = PACKAGE_DIMENSIONS.filter((field) => value[field] !== undefined);
+    if (value.boxPresetId !== undefined) {
+      for (const field of custom)
+        issues.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'not with boxPresetId: the preset gives it',
+        });
+      return;
+    }
+    if (value.boxPresetRevision !== undefined)
+      issues.addIssue({ code: 'custom', path: ['boxPresetRevision'], message: 'only with boxPresetId' });
+    for (const field of PACKAGE_DIMENSIONS)
+      if (value[field] === undefined)
+        issues.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'required without boxPresetId (custom outer dimensions take all three)',
+        });
+  })
+  .describe(
+    'A box preset `{ boxPresetId, boxPresetRevision?, loadedWeightGrams }` or custom outer dimensions `{ lengthMm, widthMm, heightMm, loadedWeightGrams }`',
+  );
+export type FulfillmentPackageInput = z.output<typeof fulfillmentPackageInputSchema>;
+
+/** `POST …/planned-fulfillments` (13.7): allocates the units, with the package when it is known. */
 export const planFulfillmentInputSchema = z.strictObject({
   recordId: recordIdSchema,
   lines: fulfillmentLinesInputSchema,
+  package: fulfillmentPackageInputSchema.optional(),
 });
 export type PlanFulfillmentInput = z.output<typeof planFulfillmentInputSchema>;
 
@@ -156,6 +220,34 @@ export const cancelFulfillmentInputSchema = z.strictObject({
 });
 export type CancelFulfillmentInput = z.output<typeof cancelFulfillmentInputSchema>;
 
+/**
+ * `PATCH /merchant/orders/{id}/tracking` (13.16): at least one of `carrier`,
+ * `trackingNumber`, `trackingUrl` (null clears it), and the row the client
+ * saw as `expectedFulfillmentId`.
+ */
+export const repairTrackingInputSchema = z
+  .strictObject({
+    id: recordIdSchema,
+    carrier: carrierSchema.nullable().optional().describe('1 to 50 characters; null clears it'),
+    trackingNumber: trackingNumberSchema
+      .nullable()
+      .optional()
+      .describe('1 to 100 letters, digits, spaces and hyphens; null clears it'),
+    trackingUrl: httpsUrlSchema.nullable().optional().describe('https, at most 2000; null clears it'),
+    expectedFulfillmentId: fulfillmentIdSchema
+      .optional()
+      .describe('The fulfillment the client means to repair; another compatible row is `409 STALE_STATE`'),
+  })
+  .superRefine((value, issues) => {
+    if (value.carrier === undefined && value.trackingNumber === undefined && value.trackingUrl === undefined)
+      issues.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'send at least one of carrier, trackingNumber, trackingUrl',
+      });
+  });
+export type RepairTrackingInput = z.output<typeof repairTrackingInputSchema>;
+
 export const fulfillmentListQuerySchema = z.object({
   recordId: recordIdSchema,
   limit: limitSchema,
@@ -201,6 +293,18 @@ export const postageSchema = z
   })
   .meta({ id: 'Postage' });
 
+export const fulfillmentPackageSchema = z
+  .object({
+    boxPresetId: z.string().nullable().describe('The box preset (`box_…`); null for custom dimensions'),
+    boxPresetRevision: z.number().int().nullable().describe("The preset's revision when it was chosen"),
+    lengthMm: z.number().int().describe('Outer'),
+    widthMm: z.number().int().describe('Outer'),
+    heightMm: z.number().int().describe('Outer'),
+    loadedWeightGrams: z.number().int(),
+  })
+  .meta({ id: 'FulfillmentPackage' });
+export type FulfillmentPackageRead = z.infer<typeof fulfillmentPackageSchema>;
+
 export const fulfillmentSchema = z
   .object({
     id: z.string().describe('`ful_…`'),
@@ -217,17 +321,9 @@ export const fulfillmentSchema = z
       .object({ carrier: z.string(), trackingNumber: z.string(), trackingUrl: z.string().nullable() })
       .nullable()
       .describe("The shipment's tracking: from the direct body, or the current postage's"),
-    package: z
-      .object({
-        boxPresetId: z.string(),
-        boxPresetRevision: z.number().int(),
-        lengthMm: z.number().int(),
-        widthMm: z.number().int(),
-        heightMm: z.number().int(),
-        loadedWeightGrams: z.number().int(),
-      })
+    package: fulfillmentPackageSchema
       .nullable()
-      .describe('The outer package; always null until box presets (13.8) are wired to fulfillments'),
+      .describe('The outer package a plan was given; null when none was'),
     postage: postageSchema.nullable().describe('The current postage (`ACTIVE` or `VOID_PENDING`), else null'),
     retiredPostage: z.array(postageSchema).describe('Earlier postage, newest first'),
     cancellation: z

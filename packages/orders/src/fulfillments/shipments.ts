@@ -1,6 +1,7 @@
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { ShipmentRead } from '../orders/schemas.ts';
+import { trackingOf } from './fulfillment-read.ts';
 
 /**
  * The customer-visible shipments of some sales records (13.17): their
@@ -24,6 +25,7 @@ export async function shipmentsOfRecords(
       'tracking_carrier',
       'tracking_number',
       'tracking_url',
+      'tracking_repaired_at',
       'shipped_at',
       'delivered_at',
     ])
@@ -55,19 +57,12 @@ export async function shipmentsOfRecords(
   ]);
   for (const row of rows) {
     const postage = postages.find((entry) => entry.fulfillment_id === row.id);
-    const tracking =
-      row.tracking_carrier !== null
-        ? { carrier: row.tracking_carrier, number: row.tracking_number, url: row.tracking_url }
-        : {
-            carrier: postage?.carrier ?? null,
-            number: postage?.tracking_number ?? null,
-            url: postage?.tracking_url ?? null,
-          };
+    const tracking = trackingOf(row, postage);
     byRecord.get(row.sales_record_id)!.push({
       status: row.status as ShipmentRead['status'],
       carrier: tracking.carrier,
-      trackingNumber: tracking.number,
-      trackingUrl: tracking.url,
+      trackingNumber: tracking.trackingNumber,
+      trackingUrl: tracking.trackingUrl,
       shippedAt: new Date(row.shipped_at!).toISOString(),
       deliveredAt: row.delivered_at === null ? null : new Date(row.delivered_at).toISOString(),
       lines: lines

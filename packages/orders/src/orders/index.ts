@@ -10,3 +10,4 @@ export * from './schemas.ts';
 export * from './transitions.ts';
 export * from './update-order-notes.ts';
 export * from './update-order-status.ts';
+export * from './update-shipping-address.ts';

@@ -65,6 +65,7 @@ export function toOrderRead(row: Order, lines: readonly SalesRecordLine[]): Orde
     items: lines.map(toMerchantOrderLineRead),
     salesRecordId: row.sales_record_id,
     notes: row.notes,
+    shippingAddress: row.shipping_address,
   };
 }
 

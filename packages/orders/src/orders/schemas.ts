@@ -147,6 +147,53 @@ export const customerOrderSchema = publicOrderSchema
   .meta({ id: 'CustomerOrder' });
 export type CustomerOrderRead = z.infer<typeof customerOrderSchema>;
 
+/** A required address line: trimmed, 1 to `max`. */
+const addressLine = (max: number) => z.string().trim().min(1).max(max);
+/** An optional address line: trimmed, at most `max`; absent, null or blank is null. */
+const optionalAddressLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((value) => (value === undefined || value === null || value === '' ? null : value));
+
+/**
+ * Where an order's parcels go (13.7): the spec's delivery-destination address
+ * (`line1`/`line2` 300, `city`/`state` 200, `postalCode` 32, `country` two
+ * letters, upper-cased; trimmed) plus the recipient's `name` and `phone?`.
+ */
+export const shippingAddressInputShape = {
+  name: addressLine(200).describe('The recipient, 1 to 200'),
+  line1: addressLine(300).describe('Street address, 1 to 300'),
+  line2: optionalAddressLine(300).describe('Apartment, suite, unit …; at most 300; blank or null is none'),
+  city: addressLine(200).describe('1 to 200'),
+  state: optionalAddressLine(200).describe('State, province or region; at most 200; blank or null is none'),
+  postalCode: addressLine(32).describe('1 to 32'),
+  country: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code, e.g. PT')
+    .transform((value) => value.toUpperCase())
+    .describe('ISO 3166-1 alpha-2 country code; stored upper case'),
+  phone: optionalAddressLine(50).describe('For the carrier; at most 50; blank or null is none'),
+};
+
+export const shippingAddressSchema = z
+  .object({
+    name: z.string(),
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string(),
+    state: z.string().nullable(),
+    postalCode: z.string(),
+    country: z.string(),
+    phone: z.string().nullable(),
+  })
+  .meta({ id: 'ShippingAddress' });
+export type ShippingAddressRead = z.infer<typeof shippingAddressSchema>;
+
 /** An order as the merchant reads it. */
 export const orderSchema = z
   .object({
@@ -154,6 +201,11 @@ export const orderSchema = z
     items: z.array(merchantOrderLineSchema),
     salesRecordId: z.string().describe('The sales record (`sal_…`) this order projects'),
     notes: z.string().nullable().describe('Merchant-internal'),
+    shippingAddress: shippingAddressSchema
+      .nullable()
+      .describe(
+        'The ship-to snapshot labels are bought for (`PUT /merchant/orders/{id}/shipping-address`); null until set. Merchant reads only',
+      ),
   })
   .meta({ id: 'Order' });
 export type OrderRead = z.infer<typeof orderSchema>;
@@ -223,6 +275,13 @@ export const updateOrderNotesInputSchema = z.strictObject({
     .describe('At most 2000 characters; `null` (or an empty string) clears the notes'),
 });
 export type UpdateOrderNotesInput = z.output<typeof updateOrderNotesInputSchema>;
+
+/** `PUT /merchant/orders/{id}/shipping-address` (13.7): the whole address, replaced. */
+export const updateShippingAddressInputSchema = z.strictObject({
+  id: idSchema('The order (`ord_…`) or its sales record (`sal_…`)'),
+  ...shippingAddressInputShape,
+});
+export type UpdateShippingAddressInput = z.output<typeof updateShippingAddressInputSchema>;
 
 export const orderStatusTokenInputSchema = z.strictObject({
   token: z.string().max(100).describe('The `o1_` token of the order-status link'),

@@ -20,7 +20,10 @@ import {
   listFulfillments,
   planFulfillment,
   planFulfillmentInputSchema,
+  repairTracking,
+  repairTrackingInputSchema,
 } from '@commerce/orders';
+import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
@@ -52,7 +55,7 @@ const FULFILLABLE =
 const LOCKED =
   'The order, the record and the lines are locked in one transaction (lines in id order, then the variants); under those locks more than a line has left (`quantity − shipped − allocated`) is `409 OVER_FULFILLMENT`, `details.lines[{ lineId, requested, available }]`, and nothing changes.';
 const READ =
-  'A fulfillment carries its fixed `lines`, `tracking`, `postage` (current) and `retiredPostage`, `notification` (from `SHIPPED`), timestamps and `version`. Carriers, label purchases and shipment cancellations are not built yet: `origin` is `DIRECT` or `PLANNED`, `postage.source` only `EXTERNAL`, `package` and `cancellation` are always null.';
+  'A fulfillment carries its fixed `lines`, `tracking`, `package` (a plan’s confirmed outer package, else null), `postage` (current) and `retiredPostage`, `notification` (from `SHIPPED`), timestamps and `version`. Carriers, label purchases and shipment cancellations are not built yet: `origin` is `DIRECT` or `PLANNED`, `postage.source` only `EXTERNAL`, `cancellation` is always null.';
 
 export const merchantFulfillmentsRouter = router({
   list: merchantProcedure
@@ -122,13 +125,14 @@ export const merchantFulfillmentsRouter = router({
         summary: 'Plan a package (allocate units)',
         description: [
           `${OPERATOR} ${ADDRESSING} ${KEY_REQUIRED}`,
-          `Body: ${LINES} (\`package\` is not accepted yet: box presets are not wired to fulfillments.)`,
+          `Body: ${LINES}`,
+          '`package?`: a box preset `{ boxPresetId, boxPresetRevision?, loadedWeightGrams }` (its outer dimensions, the inner ones where it sets none, and its current revision are stored) or custom outer dimensions `{ lengthMm, widthMm, heightMm, loadedWeightGrams }` (integers 1 to 3000 mm), never both; `loadedWeightGrams` is the packed parcel, 1 to 150000 g. A preset id that names none of the organization’s presets is `400` at `package.boxPresetId`; a weight below the preset’s tare or above its `maxLoadGrams` is `400` at `package.loadedWeightGrams`; an archived preset, or a `boxPresetRevision` that is no longer current, is `409 STALE_STATE` (`details.boxPresetId`, and `archivedAt` or the current `revision`).',
           `${FULFILLABLE} ${LOCKED}`,
           'Answers `201` with the `PLANNED` fulfillment: its units are allocated (they count against what is left, not as shipped); nothing is bought, shipped or consumed. Audited as `fulfillment.planned`.',
         ].join('\n\n'),
       },
       successStatus: 201,
-      errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT'],
+      errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT', 'STALE_STATE'],
     })
     .input(planFulfillmentInputSchema)
     .output(fulfillmentSchema)
@@ -224,4 +228,24 @@ export const merchantFulfillmentsRouter = router({
     .input(cancelFulfillmentInputSchema)
     .output(fulfillmentSchema)
     .mutation(({ ctx, input }) => cancelFulfillment(ctx.db, fulfillmentContext(ctx), input)),
+
+  repairTracking: operator
+    .meta({
+      openapi: {
+        method: 'PATCH',
+        path: '/merchant/orders/{id}/tracking',
+        tags: TAGS,
+        summary: "Repair the tracking of an order's one past shipment",
+        description: [
+          `${OPERATOR} \`{id}\` is the order (\`ord_…\`) or its sales record (\`sal_…\`); an unknown id or another organization’s is the neutral \`404\`. \`x-idempotency-key\` is ignored: the same values again change nothing.`,
+          'Body: at least one of `carrier` (1 to 50), `trackingNumber` (1 to 100 letters, digits, spaces, hyphens), `trackingUrl` (https, at most 2000), each `null` to clear it; `expectedFulfillmentId?`, the fulfillment the client means. Unknown keys are `400`. The result keeps a carrier and a number together, or neither and then no URL; else `400` at the field.',
+          'Edit-only: it repairs the tracking of the order’s one `SHIPPED` or `DELIVERED` fulfillment whose tracking is not from a native label (origin `DIRECT` or `LEGACY`, or `PLANNED` with external postage). It never creates, assigns or advances a fulfillment, changes no counter, stock, postage or outbox row and sends no email; allowed whatever the order’s state. None or several such fulfillments is `409 TRACKING_HISTORY_AMBIGUOUS` (`details.compatibleCount`): it never picks one. `expectedFulfillmentId` naming another fulfillment is `409 STALE_STATE` (`details.fulfillmentId`, the repairable one).',
+          'The repaired tracking is the fulfillment’s own from then on (shown in its `tracking` and the customer’s `shipments[]`); its postage stays as recorded. A change bumps `version` and is audited as `fulfillment.tracking_repaired` with the changed `fields`. Answers `200 { fulfillment }`.',
+        ].join('\n\n'),
+      },
+      errors: ['STALE_STATE', 'TRACKING_HISTORY_AMBIGUOUS'],
+    })
+    .input(repairTrackingInputSchema)
+    .output(z.object({ fulfillment: fulfillmentSchema }).meta({ id: 'TrackingRepair' }))
+    .mutation(({ ctx, input }) => repairTracking(ctx.db, fulfillmentContext(ctx), input)),
 });
