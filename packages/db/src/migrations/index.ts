@@ -18,6 +18,7 @@ import * as bookingHoldCustomers from './2026_11_26_0019_booking_hold_customers.
 import * as capacityCheck from './2026_11_26_0020_capacity_check.ts';
 import * as boxPresets from './2026_11_26_0021_box_presets.ts';
 import * as fulfillments from './2026_11_26_0022_fulfillments.ts';
+import * as carrier from './2026_11_26_0024_carrier.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0020_capacity_check': capacityCheck,
   '2026_11_26_0021_box_presets': boxPresets,
   '2026_11_26_0022_fulfillments': fulfillments,
+  '2026_11_26_0024_carrier': carrier,
 };
