@@ -1,4 +1,5 @@
 export * from './box-presets/index.ts';
+export * from './carrier/index.ts';
 export * from './checkout/index.ts';
 export * from './fulfillments/index.ts';
 export * from './orders/index.ts';
