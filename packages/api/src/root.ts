@@ -10,6 +10,7 @@ import { merchantBookingResourcesRouter } from './routers/merchant/booking-resou
 import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
 import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
 import { merchantBoxPresetsRouter } from './routers/merchant/box-presets.ts';
+import { merchantCarrierRouter } from './routers/merchant/carrier.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantFulfillmentsRouter } from './routers/merchant/fulfillments.ts';
@@ -72,6 +73,7 @@ export const appRouter = router({
     reviews: merchantReviewsRouter,
     shipping: merchantShippingRouter,
     boxPresets: merchantBoxPresetsRouter,
+    carrier: merchantCarrierRouter,
     orders: merchantOrdersRouter,
     fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,
