@@ -23,6 +23,7 @@ import { merchantReturnsRouter } from './routers/merchant/returns.ts';
 import { merchantReviewsRouter } from './routers/merchant/reviews.ts';
 import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
+import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
@@ -74,6 +75,7 @@ export const appRouter = router({
     shipping: merchantShippingRouter,
     boxPresets: merchantBoxPresetsRouter,
     carrier: merchantCarrierRouter,
+    shippingLabels: merchantShippingLabelsRouter,
     orders: merchantOrdersRouter,
     fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,

@@ -144,7 +144,7 @@ const allLines = (s: Shop) => [
 ];
 const body = (s: Shop, changes: Record<string, unknown> = {}) =>
   shippingLabelQuoteInputSchema.parse({
-    recordId: s.orderId,
+    orderId: s.orderId,
     lines: allLines(s),
     package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
     carrier: 'sandbox',
@@ -280,7 +280,7 @@ describe('quoteShippingLabel', () => {
       { ...s.shop.ctx(), currency: 'USD', startingBalanceInCents: 10_000 },
       { amountInCents: 500 },
     );
-    const again = await quote(s, { recordId: s.recordId, lines: [...allLines(s)].reverse() });
+    const again = await quote(s, { orderId: s.recordId, lines: [...allLines(s)].reverse() });
     expect(again.selectionQuoteFingerprint).toBe(first.selectionQuoteFingerprint);
     expect(again.funding.balanceInCents).toBe(10_500);
     const purchases = await handle.db
@@ -473,9 +473,9 @@ describe('quoteShippingLabel', () => {
     expect(await codeOf(quote(s, { lines: [{ lineId: 'sli_unknown', quantity: 1 }] }))).toContain(
       '"path":"lines.0.lineId"',
     );
-    expect(await codeOf(quote(s, { recordId: 'ord_unknown' }))).toContain('RESOURCE_NOT_FOUND');
+    expect(await codeOf(quote(s, { orderId: 'ord_unknown' }))).toContain('RESOURCE_NOT_FOUND');
     const other = await shopWithOrder();
-    expect(await codeOf(quote(s, { recordId: other.orderId }))).toContain('RESOURCE_NOT_FOUND');
+    expect(await codeOf(quote(s, { orderId: other.orderId }))).toContain('RESOURCE_NOT_FOUND');
     expect(() =>
       shippingLabelQuoteInputSchema.parse({
         ...body(s),

@@ -30,7 +30,7 @@ const BLOCKER_MESSAGES: Record<LabelBlocker, string> = {
 const RATE_BLOCKERS: ReadonlySet<string> = new Set(['SERVICE_UNAVAILABLE', 'PACKAGE_EXCEEDS_SERVICE_LIMITS']);
 
 /**
- * `POST /merchant/orders/:recordId/shipping-label/quote` (13.11): what the
+ * `POST /merchant/orders/:orderId/shipping-label/quote` (13.11): what the
  * label would cost and what its purchase would need, computed as the
  * purchase will recompute it. Writes nothing; reads the carrier's rate and
  * balance once each, outside any transaction.
@@ -57,7 +57,7 @@ export async function quoteShippingLabel(
   ];
   if (carrierIssues.length > 0) throw AppError.validation(carrierIssues);
 
-  const recordId = await resolveRecordId(db, organizationId, input.recordId);
+  const recordId = await resolveRecordId(db, organizationId, input.orderId);
   const [record, order, lines, settings, openPurchases] = await Promise.all([
     db
       .selectFrom('sales_records')

@@ -32,12 +32,12 @@ export const labelPackageInputSchema = z
 export type LabelPackageInput = z.output<typeof labelPackageInputSchema>;
 
 export const shippingLabelQuoteInputSchema = z.strictObject({
-  recordId: z
+  orderId: z
     .string()
     .min(1)
     .max(64)
     .describe(
-      'The sales record (`sal_…`) or its legacy order (`ord_…`); either id of the pair names the same record',
+      'The order (`ord_…`) or its sales record (`sal_…`); either id of the pair names the same record',
     ),
   lines: fulfillmentLinesInputSchema,
   package: labelPackageInputSchema,

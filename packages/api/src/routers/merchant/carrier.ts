@@ -4,6 +4,8 @@ import {
   addSandboxFunds,
   carrierListSchema,
   listCarriers,
+  postageBalanceSchema,
+  readPostageBalance,
   readSandboxCarrier,
   SANDBOX_CARRIER,
   type SandboxControlContext,
@@ -56,6 +58,32 @@ export const merchantCarrierRouter = router({
     .input(z.object({}))
     .output(carrierListSchema)
     .query(({ ctx }) => listCarriers(ctx.services.carrier)),
+
+  postageBalance: merchantProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/merchant/shipping/postage-balance',
+        tags: TAGS,
+        summary: 'The prepaid postage balance',
+        description:
+          "Open to any member. Asks the carrier for the organization's prepaid balance now: `{ carrier, fundingModel: PREPAID_BALANCE, balanceInCents, openClaimsInCents, availableInCents, currency, autoTopUp: false, checkedAt }`; `availableInCents` is the balance less the charges of the organization's `PENDING` and `UNCERTAIN` label purchases, what a purchase may spend. A balance the carrier could not give (unreachable, or no answer within `CARRIER_TIMEOUT_MS`) is `503 PROVIDER_UNAVAILABLE`.",
+      },
+      errors: ['PROVIDER_UNAVAILABLE'],
+    })
+    .input(z.object({}))
+    .output(postageBalanceSchema)
+    .query(async ({ ctx }) =>
+      readPostageBalance(
+        ctx.db,
+        ctx.services.carrier,
+        {
+          organizationId: ctx.tenant.organizationId,
+          currency: await storeCurrency(ctx, ctx.tenant.organizationId),
+        },
+        ctx.clock.now(),
+      ),
+    ),
 
   getSandbox: sandboxConsole
     .meta({
