@@ -261,6 +261,15 @@ describe('the sandbox carrier', () => {
     ]);
   });
 
+  it('sells one label and debits once when the same reference is bought concurrently', async () => {
+    const { account } = await tenant();
+    const purchase = { ...request(), clientReference: 'lbp_race' };
+    const results = await Promise.all(Array.from({ length: 6 }, () => carrier.purchase(account, purchase)));
+    const labels = results.map(expectOk);
+    expect(new Set(labels.map((label) => label.trackingNumber)).size).toBe(1);
+    expect(expectOk(await carrier.balance(account)).balanceInCents).toBe(STARTING_BALANCE - 680);
+  });
+
   it('refuses a label the balance does not cover', async () => {
     const { account } = await tenant();
     const heavy = {
