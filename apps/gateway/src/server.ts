@@ -6,7 +6,7 @@ import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
 import { createEmailTransportFromConfig, startOutboxWorkerFromConfig } from '@commerce/notifications';
-import { startCheckoutMaintenance } from '@commerce/orders';
+import { createCarrierProvider, startCheckoutMaintenance } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
 import { serve } from '@hono/node-server';
@@ -77,6 +77,7 @@ export async function startGateway(
     pingDatabase: database.ping,
     payments,
     distance: createDistanceProvider(config),
+    carrier: createCarrierProvider(config, { db: database.db, clock }),
     version: VERSION,
     ...(options.router ? { router: options.router } : {}),
   });

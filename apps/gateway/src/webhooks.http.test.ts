@@ -5,6 +5,7 @@ import { type Config, loadConfig, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { createDevTransport, silentLogger } from '@commerce/notifications';
+import { createCarrierProvider } from '@commerce/orders';
 import {
   createPaymentEventBody,
   createPaymentProvider,
@@ -68,6 +69,7 @@ beforeAll(async () => {
     mailer: createDevTransport(database.db, silentLogger, clock),
     payments: createPaymentProvider(config),
     distance: createDistanceProvider(config),
+    carrier: createCarrierProvider(config, { db: database.db, clock }),
     onPaymentEvent: handler,
     logger: createLogger('info', sink),
     pingDatabase: database.ping,

@@ -5,6 +5,7 @@ import { DEVELOPMENT_JWT_SECRET, loadConfig, ManualClock } from '@commerce/core'
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { createDevTransport, type EmailTransport, silentLogger } from '@commerce/notifications';
+import { type CarrierProvider, createCarrierProvider } from '@commerce/orders';
 import { createPaymentProvider, type PaymentProvider } from '@commerce/payments';
 import { createRateLimiter } from '@commerce/rate-limit';
 import type { AnyRouter } from '@trpc/server';
@@ -39,6 +40,8 @@ export async function createHarness(
     payments?: PaymentProvider;
     /** Delivery distances; the provider of the configuration (the sandbox) by default. */
     distance?: DistanceProvider;
+    /** The shipping-label carrier; the provider of the configuration (the sandbox) by default. */
+    carrier?: CarrierProvider;
     /** PostgreSQL connections of the test database (concurrency tests); 10 by default. */
     poolSize?: number;
   } = {},
@@ -65,6 +68,7 @@ export async function createHarness(
     mailer: options.mailer ?? createDevTransport(database.db, silentLogger, clock),
     payments: options.payments ?? createPaymentProvider(config),
     distance: options.distance ?? createDistanceProvider(config),
+    carrier: options.carrier ?? createCarrierProvider(config, { db: database.db, clock }),
     logger: createLogger('info', sink),
     pingDatabase: database.ping,
     version: 'test',

@@ -4,6 +4,7 @@ import type { DistanceProvider } from '@commerce/bookings';
 import type { Clock, Config } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { EmailTransport } from '@commerce/notifications';
+import type { CarrierProvider } from '@commerce/orders';
 import type { PaymentProvider } from '@commerce/payments';
 import type { RateLimiter } from '@commerce/rate-limit';
 import type { Kysely } from 'kysely';
@@ -25,6 +26,8 @@ export interface ApiDeps {
   payments: PaymentProvider;
   /** Booking delivery distances (DISTANCE_PROVIDER): a hold with delivery asks it before its transaction. */
   distance: DistanceProvider;
+  /** The shipping-label carrier (CARRIER_PROVIDER), its calls under CARRIER_TIMEOUT_MS; never called inside a transaction. */
+  carrier: CarrierProvider;
   /** Where work done after a commit logs what it could not do (ids only), e.g. an order cancellation's processor call. */
   logger?: {
     info(fields: Record<string, unknown>, message: string): void;
@@ -90,7 +93,10 @@ export interface ApiContext {
   db: Kysely<Database>;
   clock: Clock;
   config: Config;
-  services: Pick<ApiDeps, 'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments' | 'distance' | 'logger'>;
+  services: Pick<
+    ApiDeps,
+    'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments' | 'distance' | 'carrier' | 'logger'
+  >;
   request: RequestInfo;
   resHeaders: ResponseHeaders;
   observed: RequestObservations;

@@ -10,6 +10,7 @@ import { merchantBookingResourcesRouter } from './routers/merchant/booking-resou
 import { merchantBookingServicesRouter } from './routers/merchant/booking-services.ts';
 import { merchantBookingsRouter } from './routers/merchant/bookings.ts';
 import { merchantBoxPresetsRouter } from './routers/merchant/box-presets.ts';
+import { merchantCarrierRouter } from './routers/merchant/carrier.ts';
 import { merchantCollectionsRouter } from './routers/merchant/collections.ts';
 import { merchantEmailTemplatesRouter } from './routers/merchant/email-templates.ts';
 import { merchantFulfillmentsRouter } from './routers/merchant/fulfillments.ts';
@@ -22,6 +23,7 @@ import { merchantReturnsRouter } from './routers/merchant/returns.ts';
 import { merchantReviewsRouter } from './routers/merchant/reviews.ts';
 import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
+import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
@@ -72,6 +74,8 @@ export const appRouter = router({
     reviews: merchantReviewsRouter,
     shipping: merchantShippingRouter,
     boxPresets: merchantBoxPresetsRouter,
+    carrier: merchantCarrierRouter,
+    shippingLabels: merchantShippingLabelsRouter,
     orders: merchantOrdersRouter,
     fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,

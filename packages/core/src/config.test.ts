@@ -353,6 +353,24 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     );
   });
 
+  it('reads the carrier: the sandbox, a 10 s deadline and a 10000-cent starting balance by default', () => {
+    expect(loadConfig({}).carrier).toEqual({
+      provider: 'sandbox',
+      timeoutMs: 10_000,
+      sandboxStartingBalanceInCents: 10_000,
+    });
+    expect(loadConfig({ CARRIER_TIMEOUT_MS: '250', SANDBOX_POSTAGE_BALANCE_IN_CENTS: '0' }).carrier).toEqual({
+      provider: 'sandbox',
+      timeoutMs: 250,
+      sandboxStartingBalanceInCents: 0,
+    });
+    expect(configErrorOf({ CARRIER_PROVIDER: 'ups' }).message).toContain('CARRIER_PROVIDER');
+    expect(configErrorOf({ CARRIER_TIMEOUT_MS: '0' }).message).toContain('CARRIER_TIMEOUT_MS');
+    expect(configErrorOf({ SANDBOX_POSTAGE_BALANCE_IN_CENTS: '-1' }).message).toContain(
+      'SANDBOX_POSTAGE_BALANCE_IN_CENTS',
+    );
+  });
+
   it('reads the distance provider: sandbox with a 3 s timeout by default, google only with its key', () => {
     expect(loadConfig({}).distance).toEqual({ provider: 'sandbox', apiKey: undefined, timeoutMs: 3000 });
     expect(

@@ -95,6 +95,9 @@ const configSchema = z
     DISTANCE_PROVIDER: z.enum(['sandbox', 'google']).default('sandbox'),
     DISTANCE_API_KEY: optionalString,
     DISTANCE_TIMEOUT_MS: positiveInt(3000),
+    CARRIER_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+    CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    SANDBOX_POSTAGE_BALANCE_IN_CENTS: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
     CHECKOUT_SESSION_TTL_MINUTES: positiveInt(60),
     ABANDONED_CART_DELAY_MINUTES: positiveInt(60),
     // At least 5 minutes, so a shopper inside a 3-D Secure challenge is not cut off; at most a day,
@@ -296,6 +299,11 @@ export interface Config {
    * refused with 503 BOOKING_DELIVERY_UNAVAILABLE.
    */
   distance: { provider: 'sandbox' | 'google'; apiKey: string | undefined; timeoutMs: number };
+  /**
+   * Shipping labels (CONTRACT-fulfillment.md 13.10, 13.20): the carrier, the deadline of one call, and
+   * the balance a tenant's sandbox carrier account starts with at its first use.
+   */
+  carrier: { provider: 'sandbox'; timeoutMs: number; sandboxStartingBalanceInCents: number };
   /** The bookings worker (CONTRACT-bookings.md 14.20): how often expired holds are swept. */
   bookings: { sweepIntervalMs: number };
   maxBodyBytes: number;
@@ -388,6 +396,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       provider: raw.DISTANCE_PROVIDER,
       apiKey: raw.DISTANCE_PROVIDER === 'google' ? raw.DISTANCE_API_KEY : undefined,
       timeoutMs: raw.DISTANCE_TIMEOUT_MS,
+    },
+    carrier: {
+      provider: raw.CARRIER_PROVIDER,
+      timeoutMs: raw.CARRIER_TIMEOUT_MS,
+      sandboxStartingBalanceInCents: raw.SANDBOX_POSTAGE_BALANCE_IN_CENTS,
     },
     bookings: { sweepIntervalMs: raw.BOOKINGS_SWEEP_INTERVAL_MS },
     maxBodyBytes: raw.MAX_BODY_BYTES,

@@ -52,6 +52,10 @@ export const ERROR_TABLE = {
     status: 409,
     message: 'The organization has the most active box presets allowed',
   },
+  INSUFFICIENT_POSTAGE_FUNDS: {
+    status: 409,
+    message: 'The postage balance, less open label claims, does not cover the charge',
+  },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   EMAIL_POLICY_REJECTED: { status: 422, message: 'The recipient was refused by the email policy' },
   RATE_LIMIT_EXCEEDED: { status: 429, message: 'Too many requests; retry later' },

@@ -1020,6 +1020,64 @@ export interface FulfillmentPostagesTable {
   created_at: Timestamp;
 }
 
+/** The sandbox carrier's account of one tenant (13.10): its prepaid balance and behaviours. */
+export interface SandboxCarrierAccountsTable {
+  organization_id: string;
+  balance_in_cents: number;
+  currency: string;
+  behaviours: JsonWithDefault<Record<string, string>>;
+  purchase_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type SandboxLabelStatus = 'ACTIVE' | 'VOID_PENDING' | 'VOIDED' | 'VOID_REJECTED';
+
+/** A label the sandbox carrier sold, keyed by its tracking number; one per client reference. */
+export interface SandboxCarrierLabelsTable {
+  organization_id: string;
+  tracking_number: string;
+  client_reference: string;
+  service: string;
+  charge_in_cents: number;
+  currency: string;
+  status: SandboxLabelStatus;
+  void_request_count: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type LabelPurchaseStatus = 'PENDING' | 'PURCHASED' | 'FAILED' | 'UNCERTAIN';
+
+/** Our side of one label purchase (`lbp_…`); `PENDING` and `UNCERTAIN` ones hold their charge. */
+export interface LabelPurchasesTable {
+  organization_id: string;
+  id: string;
+  sales_record_id: string;
+  order_id: string | null;
+  fulfillment_id: string | null;
+  status: LabelPurchaseStatus;
+  failure: 'DECLINED' | 'NOT_SENT' | 'NOT_PURCHASED' | null;
+  carrier: string;
+  service: string;
+  charge_in_cents: number;
+  currency: string;
+  lines: Json<{ lineId: string; quantity: number }[]>;
+  package: Json<Record<string, unknown>>;
+  selection_fingerprint: string;
+  classification: 'HIGH_RISK' | 'REVIEW_REQUIRED' | 'STANDARD';
+  acknowledgements: JsonWithDefault<string[]>;
+  override_reason: string | null;
+  reason: string | null;
+  tracking_number: string | null;
+  created_by: string | null;
+  claimed_at: Timestamp;
+  settled_at: Timestamp | null;
+  reconcile_attempts: Generated<number>;
+  last_reconciled_at: Timestamp | null;
+  reconcile_outcome: 'PURCHASED' | 'NOT_PURCHASED' | null;
+}
+
 /** Stock a shipment took (`inm_…`): unique per fulfillment, line and kind, so never twice. */
 export interface InventoryMovementsTable {
   organization_id: string;
@@ -1038,6 +1096,9 @@ export interface Database {
   fulfillments: FulfillmentsTable;
   fulfillment_lines: FulfillmentLinesTable;
   fulfillment_postages: FulfillmentPostagesTable;
+  sandbox_carrier_accounts: SandboxCarrierAccountsTable;
+  sandbox_carrier_labels: SandboxCarrierLabelsTable;
+  label_purchases: LabelPurchasesTable;
   inventory_movements: InventoryMovementsTable;
   organizations: OrganizationsTable;
   merchant_users: MerchantUsersTable;
@@ -1134,6 +1195,8 @@ export type PaymentAttempt = Selectable<PaymentAttemptsTable>;
 export type Fulfillment = Selectable<FulfillmentsTable>;
 export type FulfillmentLine = Selectable<FulfillmentLinesTable>;
 export type FulfillmentPostage = Selectable<FulfillmentPostagesTable>;
+export type SandboxCarrierLabel = Selectable<SandboxCarrierLabelsTable>;
+export type LabelPurchase = Selectable<LabelPurchasesTable>;
 
 /** Every column of every table, checked against the database by a test. */
 export const SCHEMA_COLUMNS = {
@@ -1179,6 +1242,54 @@ export const SCHEMA_COLUMNS = {
     'sku',
     'name',
     'quantity',
+  ],
+  sandbox_carrier_accounts: [
+    'organization_id',
+    'balance_in_cents',
+    'currency',
+    'behaviours',
+    'purchase_count',
+    'created_at',
+    'updated_at',
+  ],
+  sandbox_carrier_labels: [
+    'organization_id',
+    'tracking_number',
+    'client_reference',
+    'service',
+    'charge_in_cents',
+    'currency',
+    'status',
+    'void_request_count',
+    'created_at',
+    'updated_at',
+  ],
+  label_purchases: [
+    'organization_id',
+    'id',
+    'sales_record_id',
+    'order_id',
+    'fulfillment_id',
+    'status',
+    'failure',
+    'carrier',
+    'service',
+    'charge_in_cents',
+    'currency',
+    'lines',
+    'package',
+    'selection_fingerprint',
+    'classification',
+    'acknowledgements',
+    'override_reason',
+    'reason',
+    'tracking_number',
+    'created_by',
+    'claimed_at',
+    'settled_at',
+    'reconcile_attempts',
+    'last_reconciled_at',
+    'reconcile_outcome',
   ],
   fulfillment_postages: [
     'organization_id',

@@ -77,18 +77,22 @@ export async function lockRecord(
   return { record, order };
 }
 
+/** Why new fulfillment work is refused (`CANCELLED`, `AWAITING_PAYMENT`, `FAILED`), or null: the quote's blocker too. */
+export function unfulfillableReason({ record, order }: LockedRecord): string | null {
+  return order?.status === 'CANCELLED'
+    ? 'CANCELLED'
+    : record.payment_status === 'AWAITING_PAYMENT' || record.payment_status === 'FAILED'
+      ? record.payment_status
+      : null;
+}
+
 /**
  * New fulfillment work is refused on a cancelled order or an unpaid record
  * (`AWAITING_PAYMENT`, `FAILED`; a voided booking payment is `FAILED`):
  * 409 ORDER_NOT_FULFILLABLE. Cancellation and reads stay allowed.
  */
-export function assertFulfillable({ record, order }: LockedRecord): void {
-  const reason =
-    order?.status === 'CANCELLED'
-      ? 'CANCELLED'
-      : record.payment_status === 'AWAITING_PAYMENT' || record.payment_status === 'FAILED'
-        ? record.payment_status
-        : null;
+export function assertFulfillable(target: LockedRecord): void {
+  const reason = unfulfillableReason(target);
   if (reason !== null)
     throw new AppError('ORDER_NOT_FULFILLABLE', 'The order cannot be fulfilled now', { reason });
 }

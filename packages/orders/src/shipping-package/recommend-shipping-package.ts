@@ -93,19 +93,9 @@ export async function recommendShippingPackage(
   organizationId: string,
   input: RecommendShippingPackageInput,
 ): Promise<ShippingPackageRecommendationRead> {
-  const [rows, presets] = await Promise.all([
-    orderLinesWithDimensions(db, organizationId, input.id),
-    db
-      .selectFrom('box_presets')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('archived_at', 'is', null)
-      .execute(),
-  ]);
-  const productLines = new Map(
-    rows.filter((row) => row.type === 'PRODUCT').map((row) => [row.line_id!, row] as const),
-  );
-  const available = (row: (typeof rows)[number]) =>
+  const { rows, presets } = await recommendationInputs(db, organizationId, input.id);
+  const productLines = productLinesOf(rows);
+  const available = (row: OrderLineWithDimensions) =>
     row.quantity! - (row.shipped_quantity ?? 0) - (row.allocated_quantity ?? 0);
 
   let selection: { lineId: string; quantity: number }[];
@@ -125,7 +115,49 @@ export async function recommendShippingPackage(
     if (issues.length > 0) throw AppError.validation(issues);
     selection = input.lines;
   }
+  return recommendFrom(productLines, presets, selection);
+}
 
+/**
+ * The proven fit for lines a caller has checked already (PRODUCT lines of the
+ * order, quantities it vouches for): the quote rates a package against it,
+ * whatever the lines' availability (a planned fulfillment's units are
+ * allocated to it). Reads and writes like `recommendShippingPackage`.
+ */
+export async function recommendPackageForLines(
+  db: Kysely<Database>,
+  organizationId: string,
+  id: string,
+  selection: readonly { lineId: string; quantity: number }[],
+): Promise<ShippingPackageRecommendationRead> {
+  const { rows, presets } = await recommendationInputs(db, organizationId, id);
+  return recommendFrom(productLinesOf(rows), presets, selection);
+}
+
+type OrderLineWithDimensions = Awaited<ReturnType<typeof orderLinesWithDimensions>>[number];
+type PresetRow = Awaited<ReturnType<typeof recommendationInputs>>['presets'][number];
+
+async function recommendationInputs(db: Kysely<Database>, organizationId: string, id: string) {
+  const [rows, presets] = await Promise.all([
+    orderLinesWithDimensions(db, organizationId, id),
+    db
+      .selectFrom('box_presets')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('archived_at', 'is', null)
+      .execute(),
+  ]);
+  return { rows, presets };
+}
+
+const productLinesOf = (rows: OrderLineWithDimensions[]) =>
+  new Map(rows.filter((row) => row.type === 'PRODUCT').map((row) => [row.line_id!, row] as const));
+
+function recommendFrom(
+  productLines: Map<string, OrderLineWithDimensions>,
+  presets: PresetRow[],
+  selection: readonly { lineId: string; quantity: number }[],
+): ShippingPackageRecommendationRead {
   const packLines: PackLine[] = selection.map(({ lineId, quantity }) => {
     const row = productLines.get(lineId)!;
     return {

@@ -1,0 +1,243 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, expectError, type Harness } from '../test/harness.ts';
+import { type Actor, createRoleFixture, type RoleFixture } from '../test/roles.ts';
+
+interface Order {
+  id: string;
+  salesRecordId: string;
+  items: { id: string; type: string; quantity: number }[];
+}
+
+interface Quote {
+  selectionQuoteFingerprint: string | null;
+  chargeInCents: number | null;
+  billableWeightGrams: number | null;
+  funding: { status: string; balanceInCents: number | null; availableInCents: number | null };
+  decision: { classification: string; acknowledgementsRequired: string[]; blockers: { code: string }[] };
+}
+
+let h: Harness;
+let shop: RoleFixture;
+let other: RoleFixture;
+let order: Order;
+let otherOrder: Order;
+
+async function ok<T>(response: Response, status = 200): Promise<T> {
+  if (response.status !== status)
+    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function placeOrder(fixture: RoleFixture, itemId: string): Promise<Order> {
+  const placed = await ok<{ id: string }>(
+    await h.app.request('/api/v1/public/orders', {
+      method: 'POST',
+      headers: { 'x-organization-slug': fixture.slug, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customerName: 'Ada Lovelace',
+        customerEmail: 'ada@example.com',
+        items: [{ itemId, variantId: null, name: 'Mug', quantity: 2, unitPriceInCents: 1200 }],
+      }),
+    }),
+    201,
+  );
+  return ok<Order>(await fixture.call('owner', 'GET', `/merchant/orders/${placed.id}`));
+}
+
+async function setUp(fixture: RoleFixture): Promise<Order> {
+  const mug = await ok<{ id: string }>(
+    await fixture.call('owner', 'POST', '/merchant/items', {
+      status: 'ACTIVE',
+      slug: 'mug',
+      name: 'Mug',
+      type: 'SALE',
+      shippingWeightGrams: 400,
+      shippingLengthMm: 120,
+      shippingWidthMm: 90,
+      shippingHeightMm: 100,
+    }),
+    201,
+  );
+  await ok(
+    await fixture.call('owner', 'PATCH', '/merchant/settings', {
+      businessProfile: {
+        shipFromAddress: {
+          name: 'Shop',
+          line1: '1 Dock Rd',
+          city: 'Springfield',
+          postalCode: '12345',
+          country: 'us',
+        },
+      },
+    }),
+  );
+  const placed = await placeOrder(fixture, mug.id);
+  // The ship-to snapshot, as checkout or the shipping-address route would write it.
+  await h.database.db
+    .updateTable('sales_records')
+    .set({
+      shipping_address: JSON.stringify({
+        name: 'Ada Lovelace',
+        line1: '2 Main St',
+        city: 'Shelbyville',
+        postalCode: '54321',
+        country: 'US',
+      }),
+    })
+    .where('id', '=', placed.salesRecordId)
+    .execute();
+  return placed;
+}
+
+const path = (id: string) => `/merchant/orders/${id}/shipping-label/quote`;
+const body = (o: Order, changes: Record<string, unknown> = {}) => ({
+  lines: [{ lineId: o.items[0]!.id, quantity: 2 }],
+  package: { lengthMm: 300, widthMm: 200, heightMm: 100, loadedWeightGrams: 900 },
+  carrier: 'sandbox',
+  service: 'GROUND',
+  ...changes,
+});
+
+beforeAll(async () => {
+  h = await createHarness();
+  shop = await createRoleFixture(h, 'label-shop', ['fulfillment:operate']);
+  other = await createRoleFixture(h, 'label-other', ['fulfillment:operate']);
+  order = await setUp(shop);
+  otherOrder = await setUp(other);
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('POST /merchant/orders/{orderId}/shipping-label/quote', () => {
+  it('quotes the worked example by either id with the same fingerprint, for those with fulfillment:operate', async () => {
+    const byOrder = await ok<Quote>(await shop.call('staffWith', 'POST', path(order.id), body(order)));
+    expect(byOrder).toMatchObject({
+      chargeInCents: 680,
+      billableWeightGrams: 1200,
+      funding: { status: 'SUFFICIENT', balanceInCents: 10_000, availableInCents: 10_000 },
+      // The order collected no shipping (680 is over 3 × 0: high risk); custom dimensions are an override.
+      decision: {
+        classification: 'HIGH_RISK',
+        acknowledgementsRequired: ['PACKAGE_OVERRIDE', 'CHARGE_EXCEEDS_COLLECTED_SHIPPING'],
+        blockers: [],
+      },
+    });
+    expect(byOrder.selectionQuoteFingerprint).toMatch(/^sqf1_[A-Za-z0-9_-]{43}$/);
+    const byRecord = await ok<Quote>(
+      await shop.call('owner', 'POST', path(order.salesRecordId), body(order)),
+    );
+    expect(byRecord.selectionQuoteFingerprint).toBe(byOrder.selectionQuoteFingerprint);
+  });
+
+  it('answers a route refusal as a blocker in a 200', async () => {
+    await h.database.db
+      .updateTable('sales_records')
+      .set({
+        shipping_address: JSON.stringify({
+          name: 'Ada',
+          line1: '1 Rue',
+          city: 'Paris',
+          postalCode: '75001',
+          country: 'FR',
+        }),
+      })
+      .where('id', '=', otherOrder.salesRecordId)
+      .execute();
+    const abroad = await ok<Quote>(
+      await other.call('owner', 'POST', path(otherOrder.id), body(otherOrder, { service: 'OVERNIGHT' })),
+    );
+    expect(abroad).toMatchObject({
+      selectionQuoteFingerprint: null,
+      chargeInCents: null,
+      decision: { classification: 'BLOCKED', blockers: [{ code: 'SERVICE_UNAVAILABLE' }] },
+    });
+  });
+
+  it('is 400 for bodies out of bounds, unknown carriers and keys; 404 for unknown and foreign orders', async () => {
+    const bad: Record<string, unknown>[] = [
+      { carrier: 'ups' },
+      { service: 'FREIGHT' },
+      { package: { lengthMm: 3001, widthMm: 1, heightMm: 1, loadedWeightGrams: 1 } },
+      { package: { lengthMm: 300, widthMm: 200, heightMm: 100, loadedWeightGrams: 150_001 } },
+      { package: { boxPresetId: 'box_unknown', loadedWeightGrams: 900 } },
+      { lines: [] },
+      { lines: [{ lineId: 'sli_x', quantity: 1 }] },
+      { surprise: true },
+    ];
+    for (const changes of bad)
+      await expectError(
+        await shop.call('owner', 'POST', path(order.id), body(order, changes)),
+        400,
+        'VALIDATION_FAILED',
+      );
+    await expectError(
+      await shop.call('owner', 'POST', path('ord_unknown'), body(order)),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectError(
+      await shop.call('owner', 'POST', path(otherOrder.id), body(order)),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+  });
+
+  it('needs fulfillment:operate', async () => {
+    for (const actor of ['staffWithout', 'outsider'] as Actor[])
+      await expectError(await shop.call(actor, 'POST', path(order.id), body(order)), 403, 'FORBIDDEN');
+    await expectError(
+      await shop.call('anonymous', 'POST', path(order.id), body(order)),
+      401,
+      'UNAUTHENTICATED',
+    );
+  });
+
+  it('is 503 PROVIDER_UNAVAILABLE while the carrier cannot rate', async () => {
+    await ok(
+      await shop.call('owner', 'PATCH', '/merchant/shipping/sandbox-carrier', {
+        behaviours: { rate: 'UNAVAILABLE' },
+      }),
+    );
+    await expectError(
+      await shop.call('owner', 'POST', path(order.id), body(order)),
+      503,
+      'PROVIDER_UNAVAILABLE',
+    );
+    await ok(
+      await shop.call('owner', 'PATCH', '/merchant/shipping/sandbox-carrier', { behaviours: { rate: 'OK' } }),
+    );
+  });
+});
+
+describe('GET /merchant/shipping/postage-balance', () => {
+  it('reads the balance for any member; 503 while the carrier cannot answer', async () => {
+    const balance = await ok<Record<string, unknown>>(
+      await shop.call('staffWithout', 'GET', '/merchant/shipping/postage-balance'),
+    );
+    expect(balance).toMatchObject({
+      carrier: 'sandbox',
+      fundingModel: 'PREPAID_BALANCE',
+      balanceInCents: 10_000,
+      openClaimsInCents: 0,
+      availableInCents: 10_000,
+      currency: 'USD',
+      autoTopUp: false,
+    });
+    await ok(
+      await other.call('owner', 'PATCH', '/merchant/shipping/sandbox-carrier', {
+        behaviours: { balance: 'UNAVAILABLE' },
+      }),
+    );
+    await expectError(
+      await other.call('owner', 'GET', '/merchant/shipping/postage-balance'),
+      503,
+      'PROVIDER_UNAVAILABLE',
+    );
+    await expectError(
+      await shop.call('outsider', 'GET', '/merchant/shipping/postage-balance'),
+      403,
+      'FORBIDDEN',
+    );
+  });
+});
