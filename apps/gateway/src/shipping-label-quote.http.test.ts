@@ -72,20 +72,16 @@ async function setUp(fixture: RoleFixture): Promise<Order> {
     }),
   );
   const placed = await placeOrder(fixture, mug.id);
-  // The ship-to snapshot, as checkout or the shipping-address route would write it.
-  await h.database.db
-    .updateTable('sales_records')
-    .set({
-      shipping_address: JSON.stringify({
-        name: 'Ada Lovelace',
-        line1: '2 Main St',
-        city: 'Shelbyville',
-        postalCode: '54321',
-        country: 'US',
-      }),
-    })
-    .where('id', '=', placed.salesRecordId)
-    .execute();
+  // The ship-to, through the shipping-address route (its absent lines stored as null).
+  await ok(
+    await fixture.call('owner', 'PUT', `/merchant/orders/${placed.id}/shipping-address`, {
+      name: 'Ada Lovelace',
+      line1: '2 Main St',
+      city: 'Shelbyville',
+      postalCode: '54321',
+      country: 'US',
+    }),
+  );
   return placed;
 }
 

@@ -14,13 +14,15 @@ const atPackage = (field: string, message: string) =>
  * archived preset, or a `boxPresetRevision` that is no longer current, is
  * 409 STALE_STATE (refresh the presets). The loaded weight includes the box:
  * below the preset's tare, or above its `maxLoadGrams`, is 400 at
- * `package.loadedWeightGrams`. Nothing here needs a carrier.
+ * `package.loadedWeightGrams`. Nothing here needs a carrier. Planned
+ * fulfillments store it; the label quote rates it (and weighs the preset's
+ * tare, answered beside it: null for custom dimensions).
  */
 export async function resolvePackage(
   db: Kysely<Database>,
   organizationId: string,
   input: FulfillmentPackageInput,
-): Promise<FulfillmentPackageRead> {
+): Promise<FulfillmentPackageRead & { tareWeightGrams: number | null }> {
   if (input.boxPresetId === undefined)
     return {
       boxPresetId: null,
@@ -29,6 +31,7 @@ export async function resolvePackage(
       widthMm: input.widthMm!,
       heightMm: input.heightMm!,
       loadedWeightGrams: input.loadedWeightGrams,
+      tareWeightGrams: null,
     };
   const preset = await db
     .selectFrom('box_presets')
@@ -58,6 +61,7 @@ export async function resolvePackage(
     widthMm: preset.outer_width_mm ?? preset.inner_width_mm,
     heightMm: preset.outer_height_mm ?? preset.inner_height_mm,
     loadedWeightGrams: input.loadedWeightGrams,
+    tareWeightGrams: preset.tare_weight_grams,
   };
 }
 

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import type { CarrierAddress } from '../carrier/carrier-provider.ts';
 
 const line = (max: number) => z.string().trim().min(1).max(max);
-const optionalLine = (max: number) => z.string().trim().max(max).optional();
+// A snapshot written by the shipping-address route keeps absent optional lines as null.
+const optionalLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => value || undefined);
 
 /** An address a carrier can rate: the stored ship-from or ship-to snapshot, as written by settings or checkout. */
 const carrierAddressSchema = z.object({

@@ -2,6 +2,7 @@ import { AppError } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { CarrierParcel, CarrierProvider, Rate } from '../carrier/carrier-provider.ts';
+import { resolvePackage } from '../fulfillments/fulfillment-package.ts';
 import { currentPostage } from '../fulfillments/fulfillment-state.ts';
 import { resolveRecordId, unfulfillableReason } from '../fulfillments/fulfillment-target.ts';
 import { recommendPackageForLines } from '../shipping-package/recommend-shipping-package.ts';
@@ -153,29 +154,17 @@ export async function quoteShippingLabel(
   if (!shipFrom) blockers.add('SHIP_FROM_ADDRESS_MISSING');
   if (!shipTo) blockers.add('SHIP_TO_ADDRESS_MISSING');
 
-  // The package as rated, and the proven fit it is compared with.
-  let preset: { id: string; revision: number; tareWeightGrams: number } | null = null;
-  let outer: { lengthMm: number; widthMm: number; heightMm: number };
-  if ('boxPresetId' in input.package) {
-    const row = await db
-      .selectFrom('box_presets')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', input.package.boxPresetId)
-      .where('archived_at', 'is', null)
-      .executeTakeFirst();
-    if (!row)
-      throw AppError.validation([{ path: 'package.boxPresetId', message: 'names no active box preset' }]);
-    preset = { id: row.id, revision: row.revision, tareWeightGrams: row.tare_weight_grams };
-    outer = {
-      lengthMm: row.outer_length_mm ?? row.inner_length_mm,
-      widthMm: row.outer_width_mm ?? row.inner_width_mm,
-      heightMm: row.outer_height_mm ?? row.inner_height_mm,
-    };
-  } else {
-    const { lengthMm, widthMm, heightMm } = input.package;
-    outer = { lengthMm, widthMm, heightMm };
-  }
+  // The package as rated (as a planned fulfillment stores it), and the proven fit it is compared with.
+  const { tareWeightGrams, ...resolved } = await resolvePackage(db, organizationId, input.package);
+  const preset =
+    resolved.boxPresetId === null
+      ? null
+      : {
+          id: resolved.boxPresetId,
+          revision: resolved.boxPresetRevision!,
+          tareWeightGrams: tareWeightGrams!,
+        };
+  const outer = { lengthMm: resolved.lengthMm, widthMm: resolved.widthMm, heightMm: resolved.heightMm };
   const loadedWeightGrams = input.package.loadedWeightGrams;
   const recommendation = await recommendPackageForLines(db, organizationId, recordId, input.lines);
   const recommendedBoxPresetId = recommendation.recommendation?.boxPresetId ?? null;

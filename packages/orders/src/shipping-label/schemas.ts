@@ -1,35 +1,7 @@
 import { z } from 'zod';
-import { fulfillmentLinesInputSchema } from '../fulfillments/schemas.ts';
+import { fulfillmentLinesInputSchema, fulfillmentPackageInputSchema } from '../fulfillments/schemas.ts';
 
 /** The quote's body and answer (CONTRACT-fulfillment.md 13.11, 13.12; limits 13.21). */
-
-export const MAX_PACKAGE_SIDE_MM = 3000;
-export const MAX_PACKAGE_WEIGHT_GRAMS = 150_000;
-
-const side = z.number().int().min(1).max(MAX_PACKAGE_SIDE_MM).describe('Outer, integer mm, 1 to 3000');
-const loadedWeight = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PACKAGE_WEIGHT_GRAMS)
-  .describe('The parcel as weighed: units plus box, integer grams 1 to 150000');
-
-export const labelPackageInputSchema = z
-  .union([
-    z.strictObject({
-      boxPresetId: z
-        .string()
-        .min(1)
-        .max(64)
-        .describe('An active box preset (`box_…`); its outer dimensions are rated'),
-      loadedWeightGrams: loadedWeight,
-    }),
-    z.strictObject({ lengthMm: side, widthMm: side, heightMm: side, loadedWeightGrams: loadedWeight }),
-  ])
-  .describe(
-    '`{ boxPresetId, loadedWeightGrams }` or custom outer `{ lengthMm, widthMm, heightMm, loadedWeightGrams }`',
-  );
-export type LabelPackageInput = z.output<typeof labelPackageInputSchema>;
 
 export const shippingLabelQuoteInputSchema = z.strictObject({
   orderId: z
@@ -40,7 +12,7 @@ export const shippingLabelQuoteInputSchema = z.strictObject({
       'The order (`ord_…`) or its sales record (`sal_…`); either id of the pair names the same record',
     ),
   lines: fulfillmentLinesInputSchema,
-  package: labelPackageInputSchema,
+  package: fulfillmentPackageInputSchema,
   carrier: z
     .string()
     .trim()
