@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, expectError, type Harness } from '../test/harness.ts';
+import { createHarness, expectError, expectJson, type Harness } from '../test/harness.ts';
 import { ACTORS, type Actor, createRoleFixture, expectedStatus, type RoleFixture } from '../test/roles.ts';
 
 let h: Harness;
@@ -26,32 +26,6 @@ interface Fulfillment {
 let keySequence = 0;
 const newKey = () => `http-edges-${process.pid}-${++keySequence}-0123456789`;
 
-async function ok<T>(response: Response, status: number): Promise<T> {
-  if (response.status !== status)
-    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function call(
-  fixture: RoleFixture,
-  actor: Actor,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
-  return h.app.request(`/api/v1${path}`, {
-    method,
-    headers: {
-      'x-organization-slug': fixture.slug,
-      ...(actor === 'anonymous' ? {} : { authorization: `Bearer ${fixture.users[actor].token}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
 async function issuePaths(response: Response): Promise<string[]> {
   const error = await expectError(response, 400, 'VALIDATION_FAILED');
   return (error.details as { issues: { path: string }[] }).issues.map((issue) => issue.path);
@@ -62,7 +36,7 @@ beforeAll(async () => {
   shop = await createRoleFixture(h, 'edges-shop', ['fulfillment:operate']);
   other = await createRoleFixture(h, 'edges-other', ['fulfillment:operate']);
   itemId = (
-    await ok<{ id: string }>(
+    await expectJson<{ id: string }>(
       await shop.call('owner', 'POST', '/merchant/items', {
         slug: 'tee',
         name: 'Tee',
@@ -73,7 +47,7 @@ beforeAll(async () => {
     )
   ).id;
   variantId = (
-    await ok<{ id: string }>(
+    await expectJson<{ id: string }>(
       await shop.call('owner', 'POST', `/merchant/items/${itemId}/variants`, {
         name: 'Blue',
         sku: 'TEE-B',
@@ -88,7 +62,7 @@ afterAll(async () => {
 });
 
 async function placeOrder(quantity: number): Promise<Order> {
-  const created = await ok<{ id: string }>(
+  const created = await expectJson<{ id: string }>(
     await h.app.request('/api/v1/public/orders', {
       method: 'POST',
       headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
@@ -100,7 +74,7 @@ async function placeOrder(quantity: number): Promise<Order> {
     }),
     201,
   );
-  return ok<Order>(await call(shop, 'owner', 'GET', `/merchant/orders/${created.id}`), 200);
+  return expectJson<Order>(await shop.call('owner', 'GET', `/merchant/orders/${created.id}`), 200);
 }
 
 const ADDRESS = {
@@ -114,8 +88,8 @@ const ADDRESS = {
 describe('PUT /merchant/orders/{id}/shipping-address', () => {
   it('sets the ship-to by either id, answers the order, and is refused once the order is cancelled', async () => {
     const order = await placeOrder(2);
-    const read = await ok<Order>(
-      await call(shop, 'staffWith', 'PUT', `/merchant/orders/${order.id}/shipping-address`, {
+    const read = await expectJson<Order>(
+      await shop.call('staffWith', 'PUT', `/merchant/orders/${order.id}/shipping-address`, {
         ...ADDRESS,
         phone: '+351 21',
       }),
@@ -125,8 +99,8 @@ describe('PUT /merchant/orders/{id}/shipping-address', () => {
       id: order.id,
       shippingAddress: { ...ADDRESS, country: 'PT', line2: null, state: null, phone: '+351 21' },
     });
-    const viaRecord = await ok<Order>(
-      await call(shop, 'owner', 'PUT', `/merchant/orders/${order.salesRecordId}/shipping-address`, {
+    const viaRecord = await expectJson<Order>(
+      await shop.call('owner', 'PUT', `/merchant/orders/${order.salesRecordId}/shipping-address`, {
         ...ADDRESS,
         line2: 'Flat 2',
       }),
@@ -144,12 +118,12 @@ describe('PUT /merchant/orders/{id}/shipping-address', () => {
       ['line2', 'phone'],
     ]);
 
-    await ok(
-      await call(shop, 'owner', 'PATCH', `/merchant/orders/${order.id}/status`, { status: 'CANCELLED' }),
+    await expectJson(
+      await shop.call('owner', 'PATCH', `/merchant/orders/${order.id}/status`, { status: 'CANCELLED' }),
       200,
     );
     const refused = await expectError(
-      await call(shop, 'owner', 'PUT', `/merchant/orders/${order.id}/shipping-address`, ADDRESS),
+      await shop.call('owner', 'PUT', `/merchant/orders/${order.id}/shipping-address`, ADDRESS),
       409,
       'ORDER_NOT_FULFILLABLE',
     );
@@ -159,27 +133,26 @@ describe('PUT /merchant/orders/{id}/shipping-address', () => {
   it('refuses bad input at its issue path, hides foreign and unknown ids, and needs fulfillment:operate', async () => {
     const order = await placeOrder(1);
     const path = `/merchant/orders/${order.id}/shipping-address`;
-    expect(await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, country: 'PRT' }))).toEqual([
+    expect(await issuePaths(await shop.call('owner', 'PUT', path, { ...ADDRESS, country: 'PRT' }))).toEqual([
       'country',
     ]);
     expect(
-      await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, line1: 'x'.repeat(301) })),
+      await issuePaths(await shop.call('owner', 'PUT', path, { ...ADDRESS, line1: 'x'.repeat(301) })),
     ).toEqual(['line1']);
-    expect(await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, city: 7 }))).toEqual([
+    expect(await issuePaths(await shop.call('owner', 'PUT', path, { ...ADDRESS, city: 7 }))).toEqual([
       'city',
     ]);
-    expect(await issuePaths(await call(shop, 'owner', 'PUT', path, { ...ADDRESS, name: undefined }))).toEqual(
-      ['name'],
-    );
+    expect(await issuePaths(await shop.call('owner', 'PUT', path, { ...ADDRESS, name: undefined }))).toEqual([
+      'name',
+    ]);
     await expectError(
-      await call(shop, 'owner', 'PUT', path, { ...ADDRESS, extra: true }),
+      await shop.call('owner', 'PUT', path, { ...ADDRESS, extra: true }),
       400,
       'VALIDATION_FAILED',
     );
-    await expectError(await call(other, 'owner', 'PUT', path, ADDRESS), 404, 'RESOURCE_NOT_FOUND');
+    await expectError(await other.call('owner', 'PUT', path, ADDRESS), 404, 'RESOURCE_NOT_FOUND');
     await expectError(
-      await call(
-        shop,
+      await shop.call(
         'owner',
         'PUT',
         '/merchant/orders/ord_00000000000000000000000000/shipping-address',
@@ -189,11 +162,11 @@ describe('PUT /merchant/orders/{id}/shipping-address', () => {
       'RESOURCE_NOT_FOUND',
     );
     for (const actor of ACTORS) {
-      const response = await call(shop, actor, 'PUT', path, { ...ADDRESS, city: `City ${actor}` });
+      const response = await shop.call(actor, 'PUT', path, { ...ADDRESS, city: `City ${actor}` });
       expect(response.status, actor).toBe(expectedStatus(actor, ['owner', 'admin', 'staffWith'], 200));
     }
-    const read = await ok<Order>(
-      await call(shop, 'staffWithout', 'GET', `/merchant/orders/${order.id}`),
+    const read = await expectJson<Order>(
+      await shop.call('staffWithout', 'GET', `/merchant/orders/${order.id}`),
       200,
     );
     expect(read.shippingAddress?.city).toBe('City staffWith');
@@ -204,8 +177,8 @@ describe('POST /merchant/commerce/orders/{recordId}/planned-fulfillments with a 
   it('stores the preset’s outer package, refuses an archived preset and bad packages at their paths', async () => {
     const order = await placeOrder(3);
     const line = order.items[0]!.id;
-    const preset = await ok<{ id: string; revision: number }>(
-      await call(shop, 'owner', 'POST', '/merchant/shipping/box-presets', {
+    const preset = await expectJson<{ id: string; revision: number }>(
+      await shop.call('owner', 'POST', '/merchant/shipping/box-presets', {
         name: `Plan box ${order.id}`,
         innerLengthMm: 300,
         innerWidthMm: 200,
@@ -217,8 +190,7 @@ describe('POST /merchant/commerce/orders/{recordId}/planned-fulfillments with a 
     );
     const path = `/merchant/commerce/orders/${order.salesRecordId}/planned-fulfillments`;
     const plan = (pkg: unknown, actor: Actor = 'staffWith') =>
-      call(
-        shop,
+      shop.call(
         actor,
         'POST',
         path,
@@ -227,7 +199,7 @@ describe('POST /merchant/commerce/orders/{recordId}/planned-fulfillments with a 
           'x-idempotency-key': newKey(),
         },
       );
-    const planned = await ok<Fulfillment>(
+    const planned = await expectJson<Fulfillment>(
       await plan({ boxPresetId: preset.id, boxPresetRevision: preset.revision, loadedWeightGrams: 800 }),
       201,
     );
@@ -258,15 +230,18 @@ describe('POST /merchant/commerce/orders/{recordId}/planned-fulfillments with a 
       'STALE_STATE',
     );
     expect(stale.details).toEqual({ boxPresetId: preset.id, revision: 1 });
-    await ok(await call(shop, 'owner', 'POST', `/merchant/shipping/box-presets/${preset.id}/archive`), 201);
+    await expectJson(
+      await shop.call('owner', 'POST', `/merchant/shipping/box-presets/${preset.id}/archive`),
+      201,
+    );
     await expectError(await plan({ boxPresetId: preset.id, loadedWeightGrams: 500 }), 409, 'STALE_STATE');
     await expectError(
       await plan({ boxPresetId: preset.id, loadedWeightGrams: 500 }, 'staffWithout'),
       403,
       'FORBIDDEN',
     );
-    const read = await ok<Order & { items: { allocatedQuantity: number }[] }>(
-      await call(shop, 'owner', 'GET', `/merchant/orders/${order.id}`),
+    const read = await expectJson<Order & { items: { allocatedQuantity: number }[] }>(
+      await shop.call('owner', 'GET', `/merchant/orders/${order.id}`),
       200,
     );
     expect(read.items[0]!.allocatedQuantity).toBe(1);
@@ -275,9 +250,8 @@ describe('POST /merchant/commerce/orders/{recordId}/planned-fulfillments with a 
 
 describe('PATCH /merchant/orders/{id}/tracking', () => {
   const shipDirect = async (order: Order, tracking?: object) =>
-    ok<Fulfillment>(
-      await call(
-        shop,
+    expectJson<Fulfillment>(
+      await shop.call(
         'owner',
         'POST',
         `/merchant/commerce/orders/${order.id}/fulfillments`,
@@ -327,7 +301,7 @@ describe('PATCH /merchant/orders/{id}/tracking', () => {
     const path = `/merchant/orders/${order.id}/tracking`;
     let before = await snapshot(order);
     const none = await expectError(
-      await call(shop, 'owner', 'PATCH', path, { carrier: 'UPS', trackingNumber: '1Z1' }),
+      await shop.call('owner', 'PATCH', path, { carrier: 'UPS', trackingNumber: '1Z1' }),
       409,
       'TRACKING_HISTORY_AMBIGUOUS',
     );
@@ -338,7 +312,7 @@ describe('PATCH /merchant/orders/{id}/tracking', () => {
     await shipDirect(order);
     before = await snapshot(order);
     const two = await expectError(
-      await call(shop, 'staffWith', 'PATCH', `/merchant/orders/${order.salesRecordId}/tracking`, {
+      await shop.call('staffWith', 'PATCH', `/merchant/orders/${order.salesRecordId}/tracking`, {
         trackingNumber: '1Z2',
         expectedFulfillmentId: first.id,
       }),
@@ -354,39 +328,39 @@ describe('PATCH /merchant/orders/{id}/tracking', () => {
     const shipped = await shipDirect(order, { carrier: 'UPS', trackingNumber: '1Z1' });
     const path = `/merchant/orders/${order.id}/tracking`;
     const stale = await expectError(
-      await call(shop, 'owner', 'PATCH', path, { trackingNumber: '1Z2', expectedFulfillmentId: 'ful_other' }),
+      await shop.call('owner', 'PATCH', path, { trackingNumber: '1Z2', expectedFulfillmentId: 'ful_other' }),
       409,
       'STALE_STATE',
     );
     expect(stale.details).toEqual({ fulfillmentId: shipped.id });
-    expect(await issuePaths(await call(shop, 'owner', 'PATCH', path, {}))).toEqual(['']);
+    expect(await issuePaths(await shop.call('owner', 'PATCH', path, {}))).toEqual(['']);
     expect(
-      await issuePaths(await call(shop, 'owner', 'PATCH', path, { trackingUrl: 'http://x.example' })),
+      await issuePaths(await shop.call('owner', 'PATCH', path, { trackingUrl: 'http://x.example' })),
     ).toEqual(['trackingUrl']);
-    expect(await issuePaths(await call(shop, 'owner', 'PATCH', path, { trackingNumber: null }))).toEqual([
+    expect(await issuePaths(await shop.call('owner', 'PATCH', path, { trackingNumber: null }))).toEqual([
       'trackingNumber',
     ]);
-    expect(await issuePaths(await call(shop, 'owner', 'PATCH', path, { carrier: 'x'.repeat(51) }))).toEqual([
+    expect(await issuePaths(await shop.call('owner', 'PATCH', path, { carrier: 'x'.repeat(51) }))).toEqual([
       'carrier',
     ]);
     await expectError(
-      await call(other, 'owner', 'PATCH', path, { trackingNumber: '1Z2' }),
+      await other.call('owner', 'PATCH', path, { trackingNumber: '1Z2' }),
       404,
       'RESOURCE_NOT_FOUND',
     );
     await expectError(
-      await call(shop, 'owner', 'PATCH', '/merchant/orders/sal_unknown/tracking', { trackingNumber: '1Z2' }),
+      await shop.call('owner', 'PATCH', '/merchant/orders/sal_unknown/tracking', { trackingNumber: '1Z2' }),
       404,
       'RESOURCE_NOT_FOUND',
     );
     await expectError(
-      await call(shop, 'staffWithout', 'PATCH', path, { trackingNumber: '1Z2' }),
+      await shop.call('staffWithout', 'PATCH', path, { trackingNumber: '1Z2' }),
       403,
       'FORBIDDEN',
     );
     const before = await snapshot(order);
-    const repaired = await ok<{ fulfillment: Fulfillment }>(
-      await call(shop, 'staffWith', 'PATCH', path, {
+    const repaired = await expectJson<{ fulfillment: Fulfillment }>(
+      await shop.call('staffWith', 'PATCH', path, {
         trackingNumber: '1Z 2',
         trackingUrl: 'https://ups.example/1Z2',
         expectedFulfillmentId: shipped.id,

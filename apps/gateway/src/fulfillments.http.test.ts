@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, expectError, type Harness } from '../test/harness.ts';
-import { type Actor, createRoleFixture, expectedStatus, type RoleFixture } from '../test/roles.ts';
+import { createHarness, expectError, expectJson, type Harness } from '../test/harness.ts';
+import { createRoleFixture, expectedStatus, type RoleFixture } from '../test/roles.ts';
 
 let h: Harness;
 let shop: RoleFixture;
@@ -26,38 +26,11 @@ interface Fulfillment {
 let keySequence = 0;
 const newKey = () => `http-fulfil-${process.pid}-${++keySequence}-0123456789`;
 
-async function ok<T>(response: Response, status: number): Promise<T> {
-  if (response.status !== status)
-    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** A request as `actor` of `fixture`, with extra headers (the idempotency key). */
-async function call(
-  fixture: RoleFixture,
-  actor: Actor,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
-  return h.app.request(`/api/v1${path}`, {
-    method,
-    headers: {
-      'x-organization-slug': fixture.slug,
-      ...(actor === 'anonymous' ? {} : { authorization: `Bearer ${fixture.users[actor].token}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-}
-
 beforeAll(async () => {
   h = await createHarness({ poolSize: 24 });
   shop = await createRoleFixture(h, 'fulfil-shop', ['fulfillment:operate']);
   other = await createRoleFixture(h, 'fulfil-other', ['fulfillment:operate']);
-  const item = await ok<{ id: string }>(
+  const item = await expectJson<{ id: string }>(
     await shop.call('owner', 'POST', '/merchant/items', {
       slug: 'tee',
       name: 'Tee',
@@ -67,7 +40,7 @@ beforeAll(async () => {
     201,
   );
   itemId = item.id;
-  const variant = await ok<{ id: string }>(
+  const variant = await expectJson<{ id: string }>(
     await shop.call('owner', 'POST', `/merchant/items/${itemId}/variants`, {
       name: 'Blue',
       sku: 'TEE-B',
@@ -82,7 +55,7 @@ afterAll(async () => {
 });
 
 async function placeOrder(quantity: number): Promise<Order> {
-  const created = await ok<{ id: string; orderStatusToken: string }>(
+  const created = await expectJson<{ id: string; orderStatusToken: string }>(
     await h.app.request('/api/v1/public/orders', {
       method: 'POST',
       headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
@@ -94,7 +67,10 @@ async function placeOrder(quantity: number): Promise<Order> {
     }),
     201,
   );
-  const read = await ok<Order>(await call(shop, 'owner', 'GET', `/merchant/orders/${created.id}`), 200);
+  const read = await expectJson<Order>(
+    await shop.call('owner', 'GET', `/merchant/orders/${created.id}`),
+    200,
+  );
   return { ...read, orderStatusToken: created.orderStatusToken };
 }
 
@@ -112,31 +88,37 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     const order = await placeOrder(3);
     const line = order.items[0]!.id;
     const before = await stock();
-    const response = await call(
-      shop,
+    const response = await shop.call(
       'owner',
       'POST',
       `/merchant/commerce/orders/${order.id}/fulfillments`,
       { lines: [{ lineId: line, quantity: 2 }], notifyCustomer: false },
       { 'x-idempotency-key': newKey() },
     );
-    const created = await ok<Fulfillment>(response, 201);
+    const created = await expectJson<Fulfillment>(response, 201);
     expect(created).toMatchObject({
       recordId: order.salesRecordId,
       orderId: order.id,
       status: 'SHIPPED',
       recordFulfillmentStatus: 'PARTIALLY_FULFILLED',
     });
+    // The answer is built from the rows just written: it is what a read returns.
+    const { recordFulfillmentStatus: _status, ...answered } = created;
+    expect(
+      await expectJson<Fulfillment>(
+        await shop.call('owner', 'GET', `/merchant/commerce/orders/${order.id}/fulfillments/${created.id}`),
+        200,
+      ),
+    ).toEqual(answered);
     expect(await stock()).toBe(before - 2);
-    const read = await ok<Order>(
-      await call(shop, 'staffWithout', 'GET', `/merchant/orders/${order.id}`),
+    const read = await expectJson<Order>(
+      await shop.call('staffWithout', 'GET', `/merchant/orders/${order.id}`),
       200,
     );
     expect(read.fulfillmentStatus).toBe('PARTIALLY_FULFILLED');
     expect(read.items[0]).toMatchObject({ shippedQuantity: 2, unfulfilledQuantity: 1 });
-    const viaRecord = await ok<Fulfillment>(
-      await call(
-        shop,
+    const viaRecord = await expectJson<Fulfillment>(
+      await shop.call(
         'staffWithout',
         'GET',
         `/merchant/commerce/orders/${order.salesRecordId}/fulfillments/${created.id}`,
@@ -144,8 +126,8 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
       200,
     );
     expect(viaRecord.id).toBe(created.id);
-    const list = await ok<{ data: Fulfillment[]; nextCursor: string | null }>(
-      await call(shop, 'staffWithout', 'GET', `/merchant/commerce/orders/${order.id}/fulfillments`),
+    const list = await expectJson<{ data: Fulfillment[]; nextCursor: string | null }>(
+      await shop.call('staffWithout', 'GET', `/merchant/commerce/orders/${order.id}/fulfillments`),
       200,
     );
     expect(list).toMatchObject({ data: [{ id: created.id }], nextCursor: null });
@@ -158,7 +140,7 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     const path = `/merchant/commerce/orders/${order.id}/fulfillments`;
     const body = { lines: [{ lineId: line, quantity: 1 }], notifyCustomer: true };
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => call(shop, 'owner', 'POST', path, body, { 'x-idempotency-key': key })),
+      Array.from({ length: 20 }, () => shop.call('owner', 'POST', path, body, { 'x-idempotency-key': key })),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(20).fill(201));
     expect(
@@ -172,8 +154,7 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
       .where('sales_record_id', '=', order.salesRecordId)
       .execute();
     expect(fulfillments).toHaveLength(1);
-    const reused = await call(
-      shop,
+    const reused = await shop.call(
       'owner',
       'POST',
       path,
@@ -188,9 +169,8 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     const order = await placeOrder(5);
     const line = order.items[0]!.id;
     const path = `/merchant/commerce/orders/${order.id}/fulfillments`;
-    await ok(
-      await call(
-        shop,
+    await expectJson(
+      await shop.call(
         'owner',
         'POST',
         path,
@@ -204,8 +184,7 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     const before = await stock();
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        call(
-          shop,
+        shop.call(
           'owner',
           'POST',
           path,
@@ -272,7 +251,7 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     ];
     for (const [body, headers, issuePath] of cases) {
       const error = await expectError(
-        await call(shop, 'owner', 'POST', path, body, headers),
+        await shop.call('owner', 'POST', path, body, headers),
         400,
         'VALIDATION_FAILED',
       );
@@ -283,7 +262,7 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     }
     for (const recordId of ['ord_00000000000000000000000000', 'sal_x', 'nonsense']) {
       await expectError(
-        await call(shop, 'owner', 'POST', `/merchant/commerce/orders/${recordId}/fulfillments`, good, {
+        await shop.call('owner', 'POST', `/merchant/commerce/orders/${recordId}/fulfillments`, good, {
           'x-idempotency-key': newKey(),
         }),
         404,
@@ -293,14 +272,14 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     // Another tenant's order, by either id, is the same neutral 404.
     for (const recordId of [order.id, order.salesRecordId]) {
       await expectError(
-        await call(other, 'owner', 'POST', `/merchant/commerce/orders/${recordId}/fulfillments`, good, {
+        await other.call('owner', 'POST', `/merchant/commerce/orders/${recordId}/fulfillments`, good, {
           'x-idempotency-key': newKey(),
         }),
         404,
         'RESOURCE_NOT_FOUND',
       );
       await expectError(
-        await call(other, 'owner', 'GET', `/merchant/commerce/orders/${recordId}/fulfillments`),
+        await other.call('owner', 'GET', `/merchant/commerce/orders/${recordId}/fulfillments`),
         404,
         'RESOURCE_NOT_FOUND',
       );
@@ -312,8 +291,7 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
     const line = order.items[0]!.id;
     const path = `/merchant/commerce/orders/${order.id}/fulfillments`;
     for (const actor of ['owner', 'admin', 'staffWith', 'staffWithout', 'outsider', 'anonymous'] as const) {
-      const response = await call(
-        shop,
+      const response = await shop.call(
         actor,
         'POST',
         path,
@@ -321,7 +299,7 @@ describe('POST /merchant/commerce/orders/{recordId}/fulfillments', () => {
         { 'x-idempotency-key': newKey() },
       );
       expect(response.status, actor).toBe(expectedStatus(actor, ['owner', 'admin', 'staffWith'], 201));
-      const read = await call(shop, actor, 'GET', path);
+      const read = await shop.call(actor, 'GET', path);
       expect(read.status, actor).toBe(
         expectedStatus(actor, ['owner', 'admin', 'staffWith', 'staffWithout'], 200),
       );
@@ -334,9 +312,8 @@ describe('planned fulfillment through handoff, delivery and cancellation', () =>
     const order = await placeOrder(3);
     const line = order.items[0]!.id;
     const base = `/merchant/commerce/orders/${order.salesRecordId}`;
-    const planned = await ok<Fulfillment>(
-      await call(
-        shop,
+    const planned = await expectJson<Fulfillment>(
+      await shop.call(
         'staffWith',
         'POST',
         `${base}/planned-fulfillments`,
@@ -348,9 +325,8 @@ describe('planned fulfillment through handoff, delivery and cancellation', () =>
       201,
     );
     expect(planned.status).toBe('PLANNED');
-    const spare = await ok<Fulfillment>(
-      await call(
-        shop,
+    const spare = await expectJson<Fulfillment>(
+      await shop.call(
         'staffWith',
         'POST',
         `${base}/planned-fulfillments`,
@@ -362,8 +338,7 @@ describe('planned fulfillment through handoff, delivery and cancellation', () =>
       201,
     );
     await expectError(
-      await call(
-        shop,
+      await shop.call(
         'owner',
         'POST',
         `${base}/fulfillments`,
@@ -377,28 +352,26 @@ describe('planned fulfillment through handoff, delivery and cancellation', () =>
     );
     const f = `${base}/fulfillments/${planned.id}`;
     await expectError(
-      await call(shop, 'owner', 'POST', `${f}/handoff`, { notifyCustomer: true }),
+      await shop.call('owner', 'POST', `${f}/handoff`, { notifyCustomer: true }),
       409,
       'INVALID_STATE_TRANSITION',
     );
-    const ready = await ok<Fulfillment>(
-      await call(shop, 'owner', 'POST', `${f}/external-postage`, { carrier: 'DHL', trackingNumber: 'JD-1' }),
+    const ready = await expectJson<Fulfillment>(
+      await shop.call('owner', 'POST', `${f}/external-postage`, { carrier: 'DHL', trackingNumber: 'JD-1' }),
       200,
     );
     expect(ready.status).toBe('READY');
     const key = newKey();
-    const shipped = await call(
-      shop,
+    const shipped = await shop.call(
       'owner',
       'POST',
       `${f}/handoff`,
       { notifyCustomer: true },
       { 'x-idempotency-key': key },
     );
-    expect((await ok<Fulfillment>(shipped, 200)).status).toBe('SHIPPED');
+    expect((await expectJson<Fulfillment>(shipped, 200)).status).toBe('SHIPPED');
     const stockAfter = await stock();
-    const replay = await call(
-      shop,
+    const replay = await shop.call(
       'owner',
       'POST',
       `/merchant/commerce/orders/${order.id}/fulfillments/${planned.id}/handoff`,
@@ -411,27 +384,26 @@ describe('planned fulfillment through handoff, delivery and cancellation', () =>
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(await stock()).toBe(stockAfter);
     await expectError(
-      await call(shop, 'owner', 'POST', `${f}/handoff`, { notifyCustomer: true }),
+      await shop.call('owner', 'POST', `${f}/handoff`, { notifyCustomer: true }),
       409,
       'INVALID_STATE_TRANSITION',
     );
     // Body-less actions accept an empty body.
-    const delivered = await ok<Fulfillment>(await call(shop, 'owner', 'POST', `${f}/deliver`), 200);
+    const delivered = await expectJson<Fulfillment>(await shop.call('owner', 'POST', `${f}/deliver`), 200);
     expect(delivered.status).toBe('DELIVERED');
-    await expectError(await call(shop, 'owner', 'POST', `${f}/cancel`, {}), 409, 'INVALID_STATE_TRANSITION');
-    const cancelled = await ok<Fulfillment>(
-      await call(shop, 'owner', 'POST', `${base}/fulfillments/${spare.id}/cancel`, { reason: 'Damaged box' }),
+    await expectError(await shop.call('owner', 'POST', `${f}/cancel`, {}), 409, 'INVALID_STATE_TRANSITION');
+    const cancelled = await expectJson<Fulfillment>(
+      await shop.call('owner', 'POST', `${base}/fulfillments/${spare.id}/cancel`, { reason: 'Damaged box' }),
       200,
     );
     expect(cancelled.status).toBe('CANCELLED');
     await expectError(
-      await call(shop, 'owner', 'POST', `${base}/fulfillments/${spare.id}/cancel`),
+      await shop.call('owner', 'POST', `${base}/fulfillments/${spare.id}/cancel`),
       409,
       'INVALID_STATE_TRANSITION',
     );
     await expectError(
-      await call(
-        other,
+      await other.call(
         'owner',
         'POST',
         `/merchant/commerce/orders/${order.id}/fulfillments/${spare.id}/cancel`,
@@ -440,11 +412,14 @@ describe('planned fulfillment through handoff, delivery and cancellation', () =>
       'RESOURCE_NOT_FOUND',
     );
     await expectError(
-      await call(shop, 'staffWithout', 'POST', `${base}/fulfillments/${spare.id}/cancel`),
+      await shop.call('staffWithout', 'POST', `${base}/fulfillments/${spare.id}/cancel`),
       403,
       'FORBIDDEN',
     );
-    const read = await ok<Order>(await call(shop, 'owner', 'GET', `/merchant/orders/${order.id}`), 200);
+    const read = await expectJson<Order>(
+      await shop.call('owner', 'GET', `/merchant/orders/${order.id}`),
+      200,
+    );
     expect(read).toMatchObject({
       fulfillmentStatus: 'PARTIALLY_FULFILLED',
       items: [{ shippedQuantity: 2, unfulfilledQuantity: 1 }],
@@ -458,9 +433,8 @@ describe('shipments on the order-status read', () => {
     const line = order.items[0]!.id;
     const base = `/merchant/commerce/orders/${order.id}`;
     const key = () => ({ 'x-idempotency-key': newKey() });
-    await ok(
-      await call(
-        shop,
+    await expectJson(
+      await shop.call(
         'owner',
         'POST',
         `${base}/fulfillments`,
@@ -473,9 +447,8 @@ describe('shipments on the order-status read', () => {
       ),
       201,
     );
-    const planned = await ok<Fulfillment>(
-      await call(
-        shop,
+    const planned = await expectJson<Fulfillment>(
+      await shop.call(
         'owner',
         'POST',
         `${base}/planned-fulfillments`,
@@ -484,9 +457,8 @@ describe('shipments on the order-status read', () => {
       ),
       201,
     );
-    const cancelled = await ok<Fulfillment>(
-      await call(
-        shop,
+    const cancelled = await expectJson<Fulfillment>(
+      await shop.call(
         'owner',
         'POST',
         `${base}/planned-fulfillments`,
@@ -495,16 +467,16 @@ describe('shipments on the order-status read', () => {
       ),
       201,
     );
-    await ok(await call(shop, 'owner', 'POST', `${base}/fulfillments/${cancelled.id}/cancel`), 200);
-    await ok(
-      await call(shop, 'owner', 'POST', `${base}/fulfillments/${planned.id}/external-postage`, {
+    await expectJson(await shop.call('owner', 'POST', `${base}/fulfillments/${cancelled.id}/cancel`), 200);
+    await expectJson(
+      await shop.call('owner', 'POST', `${base}/fulfillments/${planned.id}/external-postage`, {
         carrier: 'DHL',
         trackingNumber: 'JD-2',
       }),
       200,
     );
     const statusRead = async () =>
-      ok<{ shipments: Record<string, unknown>[] }>(
+      expectJson<{ shipments: Record<string, unknown>[] }>(
         await h.app.request('/api/v1/public/order-status', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -523,8 +495,8 @@ describe('shipments on the order-status read', () => {
         lines: [{ name: 'Tee', quantity: 1 }],
       },
     ]);
-    await ok(
-      await call(shop, 'owner', 'POST', `${base}/fulfillments/${planned.id}/handoff`, {
+    await expectJson(
+      await shop.call('owner', 'POST', `${base}/fulfillments/${planned.id}/handoff`, {
         notifyCustomer: true,
       }),
       200,
@@ -547,13 +519,16 @@ describe('PATCH /merchant/orders/{id}/fulfillment-status (deprecated)', () => {
   it('is always 409 LINE_FULFILLMENT_REQUIRED and changes nothing', async () => {
     const order = await placeOrder(1);
     await expectError(
-      await call(shop, 'owner', 'PATCH', `/merchant/orders/${order.id}/fulfillment-status`, {
+      await shop.call('owner', 'PATCH', `/merchant/orders/${order.id}/fulfillment-status`, {
         fulfillmentStatus: 'FULFILLED',
       }),
       409,
       'LINE_FULFILLMENT_REQUIRED',
     );
-    const read = await ok<Order>(await call(shop, 'owner', 'GET', `/merchant/orders/${order.id}`), 200);
+    const read = await expectJson<Order>(
+      await shop.call('owner', 'GET', `/merchant/orders/${order.id}`),
+      200,
+    );
     expect(read.fulfillmentStatus).toBe('UNFULFILLED');
   });
 });

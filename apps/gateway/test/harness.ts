@@ -134,6 +134,13 @@ export async function errorOf(response: Response): Promise<ErrorBody['error']> {
 }
 
 /** Asserts the status and code of an error response and returns the error. */
+/** The body of a response that has `status`, else a failure naming what came instead. */
+export async function expectJson<T>(response: Response, status: number): Promise<T> {
+  if (response.status !== status)
+    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
 export async function expectError(
   response: Response,
   status: number,

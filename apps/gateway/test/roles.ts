@@ -17,7 +17,14 @@ export interface RoleFixture {
   /** Email and merchant user id of each signed-in actor. */
   users: Record<Exclude<Actor, 'anonymous'>, { email: string; userId: string; token: string }>;
   /** A request to `/api/v1{path}` as `actor`, with the tenant header (and a JSON body when given). */
-  call(actor: Actor, method: string, path: string, body?: unknown): Promise<Response>;
+  /** A request as `actor`, with the tenant header, the JSON body if any and `headers` (an idempotency key). */
+  call(
+    actor: Actor,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
 }
 
 /**
@@ -62,13 +69,13 @@ export async function createRoleFixture(
     slug,
     organizationId: organization.id,
     users,
-    call: async (actor, method, path, body) => {
+    call: async (actor, method, path, body, extra = {}) => {
       const headers: Record<string, string> = { 'x-organization-slug': slug };
       if (actor !== 'anonymous') headers.authorization = `Bearer ${users[actor].token}`;
       if (body !== undefined) headers['content-type'] = 'application/json';
       return h.app.request(`/api/v1${path}`, {
         method,
-        headers,
+        headers: { ...headers, ...extra },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     },

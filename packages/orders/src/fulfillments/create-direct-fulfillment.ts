@@ -1,7 +1,7 @@
 import { newId } from '@commerce/core';
 import { type Database, recordAudit, withIdempotency } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { readFulfillment } from './fulfillment-read.ts';
+import { toFulfillmentRead } from './fulfillment-read.ts';
 import { insertLines, type KeyedOutcome } from './fulfillment-state.ts';
 import {
   assertAvailable,
@@ -118,8 +118,6 @@ async function shipDirect(
     },
     at: ctx.at,
   });
-  return {
-    ...(await readFulfillment(trx, ctx.organizationId, salesRecordId, fulfillment.id)),
-    recordFulfillmentStatus,
-  };
+  // Read from the rows just written: a new direct fulfillment has no postage.
+  return { ...toFulfillmentRead(fulfillment, lines, []), recordFulfillmentStatus };
 }

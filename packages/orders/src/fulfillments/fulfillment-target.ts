@@ -7,7 +7,7 @@ import {
   type SalesRecordLine,
   sqlState,
 } from '@commerce/db';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { FulfillmentLinesInput } from './schemas.ts';
 
 const notFound = () => AppError.notFound('Order not found');
@@ -188,36 +188,29 @@ export async function changeCounters(
         throw error;
       });
   }
-  const products = await trx
-    .selectFrom('sales_record_lines')
-    .select(['quantity', 'shipped_quantity'])
-    .where('organization_id', '=', organizationId)
-    .where('sales_record_id', '=', salesRecordId)
-    .where('type', '=', 'PRODUCT')
-    .execute();
-  const status = deriveFulfillmentStatus(products);
-  await trx
-    .updateTable('sales_records')
-    .set({ fulfillment_status: status, updated_at: at })
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', salesRecordId)
-    .execute();
-  if (target.order)
-    await trx
-      .updateTable('orders')
-      .set({ fulfillment_status: status, updated_at: at })
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', target.order.id)
-      .execute();
-  return status;
-}
-
-/** UNFULFILLED with nothing shipped (or no PRODUCT line), FULFILLED with every line shipped in full. */
-export function deriveFulfillmentStatus(
-  products: readonly { quantity: number; shipped_quantity: number }[],
-): FulfillmentStatus {
-  if (!products.some((line) => line.shipped_quantity > 0)) return 'UNFULFILLED';
-  return products.every((line) => line.shipped_quantity >= line.quantity)
-    ? 'FULFILLED'
-    : 'PARTIALLY_FULFILLED';
+  // The derived status (UNFULFILLED with nothing shipped or no PRODUCT line, FULFILLED with every
+  // PRODUCT line shipped in full), written on the record and its legacy order: one statement.
+  const { rows } = await sql<{ status: FulfillmentStatus }>`
+    with products as (
+      select coalesce(bool_or(shipped_quantity > 0), false) as any_shipped,
+        coalesce(bool_and(shipped_quantity >= quantity), false) as all_shipped
+      from sales_record_lines
+      where organization_id = ${organizationId} and sales_record_id = ${salesRecordId} and type = 'PRODUCT'
+    ),
+    derived as (
+      select case when not any_shipped then 'UNFULFILLED' when all_shipped then 'FULFILLED'
+        else 'PARTIALLY_FULFILLED' end as status
+      from products
+    ),
+    legacy as (
+      update orders set fulfillment_status = derived.status, updated_at = ${at}
+      from derived
+      where orders.organization_id = ${organizationId} and orders.id = ${target.order?.id ?? null}
+    )
+    update sales_records set fulfillment_status = derived.status, updated_at = ${at}
+    from derived
+    where sales_records.organization_id = ${organizationId} and sales_records.id = ${salesRecordId}
+    returning sales_records.fulfillment_status as status
+  `.execute(trx);
+  return rows[0]!.status;
 }

@@ -57,13 +57,17 @@ async function enqueueShipmentEmail(
   fulfillment: Fulfillment,
   lines: readonly FulfillmentLine[],
 ): Promise<void> {
-  const postage = await trx
-    .selectFrom('fulfillment_postages')
-    .select(['carrier', 'tracking_number', 'tracking_url'])
-    .where('organization_id', '=', ctx.organizationId)
-    .where('fulfillment_id', '=', fulfillment.id)
-    .where('status', 'in', ['ACTIVE', 'VOID_PENDING'])
-    .executeTakeFirst();
+  // A direct fulfillment ships as it is created: it never had postage.
+  const postage =
+    fulfillment.origin === 'DIRECT'
+      ? undefined
+      : await trx
+          .selectFrom('fulfillment_postages')
+          .select(['carrier', 'tracking_number', 'tracking_url'])
+          .where('organization_id', '=', ctx.organizationId)
+          .where('fulfillment_id', '=', fulfillment.id)
+          .where('status', 'in', ['ACTIVE', 'VOID_PENDING'])
+          .executeTakeFirst();
   const carrier = fulfillment.tracking_carrier ?? postage?.carrier ?? '';
   const trackingNumber = fulfillment.tracking_number ?? postage?.tracking_number ?? '';
   const trackingUrl = (fulfillment.tracking_carrier ? fulfillment.tracking_url : postage?.tracking_url) ?? '';
