@@ -7,6 +7,7 @@ import {
   CarrierNotSentError,
   type CarrierProvider,
   type CarrierResult,
+  type LabelReference,
   type LabelState,
 } from './carrier-provider.ts';
 import { behavioursOf, type SandboxBehaviours } from './sandbox-behaviours.ts';
@@ -115,6 +116,25 @@ export function createSandboxCarrier(options: SandboxCarrierOptions): CarrierPro
       .where('organization_id', '=', organizationId)
       .where('tracking_number', '=', trackingNumber)
       .executeTakeFirst();
+
+  /** A read of one of the tenant's labels: unavailable while reads fail, LABEL_NOT_FOUND for none. */
+  const readingLabel = <T>(
+    account: CarrierAccount,
+    reference: LabelReference,
+    answer: (label: SandboxCarrierLabel) => Promise<CarrierResult<T>>,
+  ): Promise<CarrierResult<T>> =>
+    own(async (handle) => {
+      if ((await behavioursFor(handle, account.organizationId)).read === 'UNAVAILABLE')
+        return unavailable('read');
+      const label = await findLabel(handle, account.organizationId, reference.trackingNumber);
+      if (!label)
+        return {
+          kind: 'REJECTED',
+          providerCode: 'LABEL_NOT_FOUND',
+          message: 'The carrier knows no such label',
+        };
+      return answer(label);
+    });
 
   return {
     carrier: SANDBOX_CARRIER,
@@ -290,39 +310,18 @@ export function createSandboxCarrier(options: SandboxCarrierOptions): CarrierPro
         }),
       ),
 
-    readLabel: (account, reference) =>
-      own(async (handle) => {
-        if ((await behavioursFor(handle, account.organizationId)).read === 'UNAVAILABLE')
-          return unavailable('read');
-        const label = await findLabel(handle, account.organizationId, reference.trackingNumber);
-        if (!label)
-          return {
-            kind: 'REJECTED',
-            providerCode: 'LABEL_NOT_FOUND',
-            message: 'The carrier knows no such label',
-          };
-        return ok(stateOf(label));
-      }),
+    readLabel: (account, reference) => readingLabel(account, reference, async (label) => ok(stateOf(label))),
 
     labelDocument: (account, reference) =>
-      own(async (handle) => {
-        if ((await behavioursFor(handle, account.organizationId)).read === 'UNAVAILABLE')
-          return unavailable('read');
-        const label = await findLabel(handle, account.organizationId, reference.trackingNumber);
-        if (!label)
-          return {
-            kind: 'REJECTED',
-            providerCode: 'LABEL_NOT_FOUND',
-            message: 'The carrier knows no such label',
-          };
-        return ok(
+      readingLabel(account, reference, async (label) =>
+        ok(
           await renderSandboxLabel({
             trackingNumber: label.tracking_number,
             service: label.service,
             createdAt: new Date(label.created_at),
           }),
-        );
-      }),
+        ),
+      ),
   };
 }
 
