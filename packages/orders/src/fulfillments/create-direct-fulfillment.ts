@@ -1,8 +1,8 @@
 import { newId } from '@commerce/core';
-import { type Database, recordAudit, withIdempotency } from '@commerce/db';
+import { type Database, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { toFulfillmentRead } from './fulfillment-read.ts';
-import { insertLines, type KeyedOutcome } from './fulfillment-state.ts';
+import { insertLines, type KeyedOutcome, keyedFulfillmentWrite } from './fulfillment-state.ts';
 import {
   assertAvailable,
   assertFulfillable,
@@ -35,19 +35,18 @@ export async function createDirectFulfillment(
 ): Promise<KeyedOutcome<DirectFulfillmentRead>> {
   const salesRecordId = await resolveRecordId(db, ctx.organizationId, input.recordId);
   const { recordId: _recordId, ...body } = input;
-  const outcome = await withIdempotency<DirectFulfillmentRead>(
+  return keyedFulfillmentWrite(
     db,
+    ctx,
     {
-      organizationId: ctx.organizationId,
       operation: DIRECT_FULFILLMENT_OPERATION,
       key: idempotencyKey,
-      intent: { params: { recordId: salesRecordId }, body },
-      retention: 'money',
-      now: ctx.at,
+      params: { recordId: salesRecordId },
+      body,
+      status: 201,
     },
-    async (trx) => ({ status: 201, body: await shipDirect(trx, ctx, salesRecordId, input) }),
+    (trx) => shipDirect(trx, ctx, salesRecordId, input),
   );
-  return { body: outcome.body, replayed: outcome.replayed };
 }
 
 async function shipDirect(

@@ -1,11 +1,12 @@
 import { AppError } from '@commerce/core';
-import type {
-  Database,
-  Fulfillment,
-  FulfillmentLine,
-  FulfillmentPostage,
-  FulfillmentRecordStatus,
-  SalesRecordLine,
+import {
+  type Database,
+  type Fulfillment,
+  type FulfillmentLine,
+  type FulfillmentPostage,
+  type FulfillmentRecordStatus,
+  type SalesRecordLine,
+  withIdempotency,
 } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { findFulfillment } from './fulfillment-read.ts';
@@ -16,6 +17,32 @@ import type { FulfillmentContext, FulfillmentLinesInput } from './schemas.ts';
 export interface KeyedOutcome<T> {
   body: T;
   replayed: boolean;
+}
+
+/**
+ * Runs `run` at most once per idempotency key (section 12, kept 30 days as 13.6 asks); the intent is
+ * the resolved record id (with any other path id in `params`) and the body, so either id of the
+ * `ord_`/`sal_` pair is the same request. Answers `status` with what `run` gives, or the recorded answer.
+ */
+export async function keyedFulfillmentWrite<T>(
+  db: Kysely<Database>,
+  ctx: FulfillmentContext,
+  request: { operation: string; key: string; params: Record<string, string>; body: unknown; status: number },
+  run: (trx: Kysely<Database>) => Promise<T>,
+): Promise<KeyedOutcome<T>> {
+  const outcome = await withIdempotency<T>(
+    db,
+    {
+      organizationId: ctx.organizationId,
+      operation: request.operation,
+      key: request.key,
+      intent: { params: request.params, body: request.body },
+      retention: 'money',
+      now: ctx.at,
+    },
+    async (trx) => ({ status: request.status, body: await run(trx) }),
+  );
+  return { body: outcome.body, replayed: outcome.replayed };
 }
 
 /** Every move the table of 13.2 does not list: 409 INVALID_STATE_TRANSITION, `details { from, to }`. */

@@ -1,11 +1,12 @@
 import { AppError } from '@commerce/core';
-import { type Database, inTransaction, recordAudit, withIdempotency } from '@commerce/db';
+import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { readFulfillment } from './fulfillment-read.ts';
 import {
   currentPostage,
   invalidMove,
   type KeyedOutcome,
+  keyedFulfillmentWrite,
   linesOf,
   lockFulfillment,
   postagesOf,
@@ -43,19 +44,18 @@ export async function handOffFulfillment(
   const run = (trx: Kysely<Database>) => handOff(trx, ctx, salesRecordId, input);
   if (idempotencyKey === undefined) return { body: await inTransaction(db, run), replayed: false };
   const { recordId: _recordId, fulfillmentId, ...body } = input;
-  const outcome = await withIdempotency(
+  return keyedFulfillmentWrite(
     db,
+    ctx,
     {
-      organizationId: ctx.organizationId,
       operation: HANDOFF_OPERATION,
       key: idempotencyKey,
-      intent: { params: { recordId: salesRecordId, fulfillmentId }, body },
-      retention: 'money',
-      now: ctx.at,
+      params: { recordId: salesRecordId, fulfillmentId },
+      body,
+      status: 200,
     },
-    async (trx) => ({ status: 200, body: await run(trx) }),
+    run,
   );
-  return { body: outcome.body, replayed: outcome.replayed };
 }
 
 async function handOff(

@@ -1,9 +1,9 @@
 import { newId } from '@commerce/core';
-import { type Database, recordAudit, withIdempotency } from '@commerce/db';
+import { type Database, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { packageColumns, resolvePackage } from './fulfillment-package.ts';
 import { readFulfillment } from './fulfillment-read.ts';
-import { insertLines, type KeyedOutcome } from './fulfillment-state.ts';
+import { insertLines, type KeyedOutcome, keyedFulfillmentWrite } from './fulfillment-state.ts';
 import {
   assertAvailable,
   assertFulfillable,
@@ -30,19 +30,18 @@ export async function planFulfillment(
 ): Promise<KeyedOutcome<FulfillmentRead>> {
   const salesRecordId = await resolveRecordId(db, ctx.organizationId, input.recordId);
   const { recordId: _recordId, ...body } = input;
-  const outcome = await withIdempotency(
+  return keyedFulfillmentWrite(
     db,
+    ctx,
     {
-      organizationId: ctx.organizationId,
       operation: PLAN_FULFILLMENT_OPERATION,
       key: idempotencyKey,
-      intent: { params: { recordId: salesRecordId }, body },
-      retention: 'money',
-      now: ctx.at,
+      params: { recordId: salesRecordId },
+      body,
+      status: 201,
     },
-    async (trx) => ({ status: 201, body: await plan(trx, ctx, salesRecordId, input) }),
+    (trx) => plan(trx, ctx, salesRecordId, input),
   );
-  return { body: outcome.body, replayed: outcome.replayed };
 }
 
 async function plan(
