@@ -1078,6 +1078,18 @@ export interface LabelPurchasesTable {
   reconcile_outcome: 'PURCHASED' | 'NOT_PURCHASED' | null;
 }
 
+/** The stored document of a purchased label (13.13), read by the labels PDF batch (13.15). */
+export interface LabelArtifactsTable {
+  organization_id: string;
+  purchase_id: string;
+  content_type: string;
+  /** Lower-case hex SHA-256 of `bytes`, checked again before a batch copies its pages. */
+  sha256: string;
+  byte_size: number;
+  bytes: Uint8Array;
+  stored_at: Timestamp;
+}
+
 /** Stock a shipment took (`inm_…`): unique per fulfillment, line and kind, so never twice. */
 export interface InventoryMovementsTable {
   organization_id: string;
@@ -1099,6 +1111,7 @@ export interface Database {
   sandbox_carrier_accounts: SandboxCarrierAccountsTable;
   sandbox_carrier_labels: SandboxCarrierLabelsTable;
   label_purchases: LabelPurchasesTable;
+  label_artifacts: LabelArtifactsTable;
   inventory_movements: InventoryMovementsTable;
   organizations: OrganizationsTable;
   merchant_users: MerchantUsersTable;
@@ -1290,6 +1303,15 @@ export const SCHEMA_COLUMNS = {
     'reconcile_attempts',
     'last_reconciled_at',
     'reconcile_outcome',
+  ],
+  label_artifacts: [
+    'organization_id',
+    'purchase_id',
+    'content_type',
+    'sha256',
+    'byte_size',
+    'bytes',
+    'stored_at',
   ],
   fulfillment_postages: [
     'organization_id',

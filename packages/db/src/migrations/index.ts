@@ -20,6 +20,7 @@ import * as boxPresets from './2026_11_26_0021_box_presets.ts';
 import * as fulfillments from './2026_11_26_0022_fulfillments.ts';
 import * as fulfillmentEdges from './2026_11_26_0023_fulfillment_edges.ts';
 import * as carrier from './2026_11_26_0024_carrier.ts';
+import * as labelArtifacts from './2026_11_26_0025_label_artifacts.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0022_fulfillments': fulfillments,
   '2026_11_26_0023_fulfillment_edges': fulfillmentEdges,
   '2026_11_26_0024_carrier': carrier,
+  '2026_11_26_0025_label_artifacts': labelArtifacts,
 };
