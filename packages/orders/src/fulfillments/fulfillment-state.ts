@@ -97,7 +97,7 @@ export async function linesOf(trx: Kysely<Database>, fulfillment: Fulfillment) {
 /** The fulfillment's lines, in request order, with the line's names and its variant's SKU as they are now. */
 export async function insertLines(
   trx: Kysely<Database>,
-  ctx: FulfillmentContext,
+  ctx: Pick<FulfillmentContext, 'organizationId'>,
   fulfillmentId: string,
   lines: FulfillmentLinesInput,
   locked: Map<string, SalesRecordLine>,
