@@ -7,6 +7,8 @@ import { type Kysely, sql } from 'kysely';
  * - `postage_accounts`: one row per tenant, locked by a purchase's claim
  *   transaction (13.4, 13.12) so that concurrent claims re-sum the open
  *   charges one at a time and never overdraw the balance together.
+ * - `label_purchases_settled`: the claim re-sums charges settled since its
+ *   balance read (docs/decisions.md), by tenant and settle time.
  * - `label_purchases.key_hash`: the SHA-256 of the idempotency key the
  *   purchase was claimed under (the key itself is bound in `idempotency_keys`
  *   without an answer until the purchase settles), so a same-key request finds
@@ -27,6 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema.alterTable('label_purchases').addColumn('key_hash', 'text').execute();
   await sql`create index label_purchases_key on label_purchases (organization_id, key_hash) where key_hash is not null`.execute(
+    db,
+  );
+
+  // The claim's re-sum: charges settled since the balance it compares with was read.
+  await sql`create index label_purchases_settled on label_purchases (organization_id, settled_at) where status = 'PURCHASED'`.execute(
     db,
   );
 
@@ -99,6 +106,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     .dropColumn('label_fetch_attempts')
     .dropColumn('label_next_fetch_at')
     .execute();
+  await sql`drop index if exists label_purchases_settled`.execute(db);
   await sql`drop index if exists label_purchases_key`.execute(db);
   await db.schema.alterTable('label_purchases').dropColumn('key_hash').execute();
   await db.schema.dropTable('postage_accounts').ifExists().execute();

@@ -24,7 +24,7 @@ import {
   unfulfillableReason,
 } from '../fulfillments/fulfillment-target.ts';
 import type { FulfillmentLinesInput } from '../fulfillments/schemas.ts';
-import { assertFundsCover, openClaimsInCents } from './funding.ts';
+import { assertFundsCover, committedSinceInCents } from './funding.ts';
 import { labelSettingsOf } from './label-addresses.ts';
 import { evaluateLabelSelection, type LabelSelection } from './quote-shipping-label.ts';
 import type { LabelPurchaseResult, PurchaseShippingLabelInput } from './schemas.ts';
@@ -91,6 +91,7 @@ export async function purchaseShippingLabel(
   if (early.kind !== 'NONE') return answerFromBinding(db, ctx, keyHash, early);
 
   const { orderId, fulfillmentId, lines, package: pkg, carrier, service } = input;
+  const balanceReadAt = ctx.clock.now();
   const selection = await evaluateLabelSelection(
     db,
     { organizationId, carrier: ctx.carrier },
@@ -137,7 +138,11 @@ export async function purchaseShippingLabel(
     if (holder) throw unsettled(holder);
     if (fulfillmentId === undefined) assertAvailable(lines, locked);
     await lockPostageAccount(trx, organizationId, at);
-    assertFundsCover(balanceInCents, await openClaimsInCents(trx, organizationId), chargeInCents);
+    assertFundsCover(
+      balanceInCents,
+      await committedSinceInCents(trx, organizationId, balanceReadAt),
+      chargeInCents,
+    );
 
     const purchase = await trx
       .insertInto('label_purchases')

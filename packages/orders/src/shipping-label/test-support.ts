@@ -30,6 +30,8 @@ export interface Shop {
   variantLineId: string;
   itemLineId: string;
   towerId: string;
+  /** Another order of the same organization (same items, preset and settings). */
+  another(): Promise<Shop>;
 }
 
 /**
@@ -51,6 +53,50 @@ export async function createLabelShop(
   });
   await db.updateTable('items').set(dims(200)).where('id', '=', shop.itemId).execute();
   await db.updateTable('variants').set(dims(300)).where('id', '=', shop.variantId).execute();
+  const { recordId, orderId } = await placeLabelOrder(db, shop, options);
+  await db
+    .insertInto('organization_settings')
+    .values({
+      organization_id: shop.organizationId,
+      business_profile: JSON.stringify(options.shipFrom === false ? {} : { shipFromAddress: SHIP_FROM }),
+      created_at: clock.now(),
+      updated_at: clock.now(),
+    })
+    .execute();
+  const tower = await createBoxPreset(
+    db,
+    shop.ctx(),
+    createBoxPresetInputSchema.parse({
+      name: 'Tower',
+      innerLengthMm: 100,
+      innerWidthMm: 100,
+      innerHeightMm: 250,
+      tareWeightGrams: 100,
+    }),
+  );
+  const shopOf = async (placed: { recordId: string; orderId: string }): Promise<Shop> => {
+    const lines = await db
+      .selectFrom('sales_record_lines')
+      .select(['id', 'variant_id'])
+      .where('sales_record_id', '=', placed.recordId)
+      .execute();
+    return {
+      shop,
+      ...placed,
+      variantLineId: lines.find((line) => line.variant_id !== null)!.id,
+      itemLineId: lines.find((line) => line.variant_id === null)!.id,
+      towerId: tower.id,
+      another: async () => shopOf(await placeLabelOrder(db, shop, options)),
+    };
+  };
+  return shopOf({ recordId, orderId });
+}
+
+async function placeLabelOrder(
+  db: Kysely<Database>,
+  shop: OrderTenant,
+  options: { shipTo?: boolean; collectedShippingInCents?: number },
+): Promise<{ recordId: string; orderId: string }> {
   const order = await createLegacyOrder(
     db,
     shop.scope(),
@@ -81,37 +127,5 @@ export async function createLabelShop(
     }))
     .where('id', '=', recordId)
     .execute();
-  await db
-    .insertInto('organization_settings')
-    .values({
-      organization_id: shop.organizationId,
-      business_profile: JSON.stringify(options.shipFrom === false ? {} : { shipFromAddress: SHIP_FROM }),
-      created_at: clock.now(),
-      updated_at: clock.now(),
-    })
-    .execute();
-  const lines = await db
-    .selectFrom('sales_record_lines')
-    .select(['id', 'variant_id'])
-    .where('sales_record_id', '=', recordId)
-    .execute();
-  const tower = await createBoxPreset(
-    db,
-    shop.ctx(),
-    createBoxPresetInputSchema.parse({
-      name: 'Tower',
-      innerLengthMm: 100,
-      innerWidthMm: 100,
-      innerHeightMm: 250,
-      tareWeightGrams: 100,
-    }),
-  );
-  return {
-    shop,
-    recordId,
-    orderId: order.id,
-    variantLineId: lines.find((line) => line.variant_id !== null)!.id,
-    itemLineId: lines.find((line) => line.variant_id === null)!.id,
-    towerId: tower.id,
-  };
+  return { recordId, orderId: order.id };
 }
