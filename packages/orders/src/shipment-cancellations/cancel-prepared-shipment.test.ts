@@ -178,6 +178,43 @@ describe('cancel-prepared-shipment: the void request and its immediate answer', 
     expect(audit[1]!.metadata).toMatchObject({ evidenceSource: 'VOID_RESPONSE', fulfillmentId });
   });
 
+  it('after void evidence the READY fulfillment can be relabelled: new NATIVE postage, the voided one retired', async () => {
+    const { s, fulfillmentId } = await labelled();
+    await cancel(s, fulfillmentId);
+    const selection = {
+      orderId: s.orderId,
+      fulfillmentId,
+      lines: allLines(s),
+      package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
+      carrier: 'sandbox',
+      service: 'EXPRESS',
+    };
+    const quote = await quoteShippingLabel(
+      handle.db,
+      { organizationId: s.shop.organizationId, carrier },
+      shippingLabelQuoteInputSchema.parse(selection),
+    );
+    const { body } = await purchaseShippingLabel(
+      handle.db,
+      { ...ctxOf(s), carrierTimeoutMs: 5000 },
+      purchaseShippingLabelInputSchema.parse({
+        ...selection,
+        selectionQuoteFingerprint: quote.selectionQuoteFingerprint,
+        // EXPRESS (1650) is more than the 1000 the order collected.
+        acknowledgements: quote.decision.acknowledgementsRequired,
+      }),
+      randomUUID(),
+    );
+    expect(body.fulfillment).toMatchObject({
+      id: fulfillmentId,
+      status: 'READY',
+      postage: { source: 'NATIVE', status: 'ACTIVE', service: 'EXPRESS' },
+      retiredPostage: [{ status: 'VOIDED', service: 'GROUND' }],
+      cancellation: { status: 'VOIDED' },
+    });
+    expect((await handOff(s, fulfillmentId)).body.status).toBe('SHIPPED');
+  });
+
   it('REJECTED: the label stands (ACTIVE) and handoff is allowed; a new request then sends one new void', async () => {
     const { s, fulfillmentId, trackingNumber } = await labelled();
     await behave(s, { void: 'REJECTED' });

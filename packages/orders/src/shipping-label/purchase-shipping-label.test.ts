@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CarrierLabel, CarrierProvider, CarrierResult } from '../carrier/carrier-provider.ts';
 import { createCarrierProvider } from '../carrier/create-carrier-provider.ts';
 import { updateSandboxCarrier } from '../carrier/sandbox-control.ts';
+import { attachExternalPostage } from '../fulfillments/attach-external-postage.ts';
+import { cancelFulfillment } from '../fulfillments/cancel-fulfillment.ts';
 import { planFulfillment } from '../fulfillments/plan-fulfillment.ts';
 import { planFulfillmentInputSchema } from '../fulfillments/schemas.ts';
 import { ORDER_STATUS_EFFECTS, TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
@@ -518,6 +520,37 @@ describe('label purchase for a PLANNED fulfillment', () => {
         ),
       ),
     ).toMatchObject({ code: 'PAID_POSTAGE_ACTIVE' });
+  });
+});
+
+describe('an unsettled purchase for a fulfillment', () => {
+  it('blocks its canonical cancel and external postage (LABEL_PURCHASE_UNSETTLED) until it settles', async () => {
+    const s = await shopWithOrder();
+    const plan = await planFulfillment(
+      handle.db,
+      { ...s.shop.ctx(), email: TEST_EMAIL_CONFIG },
+      planFulfillmentInputSchema.parse({ recordId: s.recordId, lines: allLines(s) }),
+      newKey(),
+    );
+    await behave(s, { purchase: 'TIMEOUT_COMMITTED' });
+    const body = await bodyFor(s, { fulfillmentId: plan.body.id });
+    const { details } = await rejection(purchaseShippingLabel(handle.db, ctxOf(s), body, newKey()));
+    const fulfillmentCtx = { ...s.shop.ctx(), email: TEST_EMAIL_CONFIG };
+    const path = { recordId: s.recordId, fulfillmentId: plan.body.id };
+    expect(await rejection(cancelFulfillment(handle.db, fulfillmentCtx, path))).toMatchObject({
+      code: 'LABEL_PURCHASE_UNSETTLED',
+      details: { purchaseId: details.purchaseId },
+    });
+    expect(
+      await rejection(
+        attachExternalPostage(handle.db, fulfillmentCtx, { ...path, carrier: 'Other', trackingNumber: 'X1' }),
+      ),
+    ).toMatchObject({ code: 'LABEL_PURCHASE_UNSETTLED' });
+    const reconciled = await reconcileLabelPurchase(handle.db, ctxOf(s), {
+      orderId: s.orderId,
+      purchaseId: details.purchaseId as string,
+    });
+    expect(reconciled.fulfillment).toMatchObject({ id: plan.body.id, status: 'READY' });
   });
 });
 

@@ -153,10 +153,15 @@ export const merchantFulfillmentsRouter = router({
         description: [
           `${OPERATOR} ${ADDRESSING} \`x-idempotency-key\` is ignored: the state guards the route.`,
           'Body: `carrier` (1 to 50), `service?` (1 to 50), `trackingNumber` (1 to 100 letters, digits, spaces, hyphens), `trackingUrl?` (https, at most 2000). Unknown keys are `400`.',
-          `\`PLANNED\` → \`READY\` with postage \`{ source: EXTERNAL, status: ACTIVE }\` (no label artifact is stored). Any other state, a \`READY\` one with current postage included, is \`409 INVALID_STATE_TRANSITION\` (\`details { from, to }\`); \`409 PAID_POSTAGE_ACTIVE\` is answered instead when that postage is paid native postage (\`NATIVE\` or \`LEGACY\`, \`ACTIVE\` or \`VOID_PENDING\`): void or acknowledge it first. ${FULFILLABLE} Counters do not change. Audited as \`fulfillment.external_postage_attached\`. Answers \`200\` with the fulfillment.`,
+          `\`PLANNED\` → \`READY\` with postage \`{ source: EXTERNAL, status: ACTIVE }\` (no label artifact is stored). Any other state, a \`READY\` one with current postage included, is \`409 INVALID_STATE_TRANSITION\` (\`details { from, to }\`); \`409 PAID_POSTAGE_ACTIVE\` is answered instead when that postage is paid native postage (\`NATIVE\` or \`LEGACY\`, \`ACTIVE\` or \`VOID_PENDING\`): void or acknowledge it first; a fulfillment an unsettled label purchase holds is \`409 LABEL_PURCHASE_UNSETTLED\` (\`details.purchaseId\`). ${FULFILLABLE} Counters do not change. Audited as \`fulfillment.external_postage_attached\`. Answers \`200\` with the fulfillment.`,
         ].join('\n\n'),
       },
-      errors: ['INVALID_STATE_TRANSITION', 'ORDER_NOT_FULFILLABLE', 'PAID_POSTAGE_ACTIVE'],
+      errors: [
+        'INVALID_STATE_TRANSITION',
+        'LABEL_PURCHASE_UNSETTLED',
+        'ORDER_NOT_FULFILLABLE',
+        'PAID_POSTAGE_ACTIVE',
+      ],
     })
     .input(attachExternalPostageInputSchema)
     .output(fulfillmentSchema)
@@ -220,10 +225,10 @@ export const merchantFulfillmentsRouter = router({
         description: [
           `${OPERATOR} ${ADDRESSING} \`x-idempotency-key\` is ignored: the state guards the route. Allowed whatever the order's state.`,
           'Body `{ reason? }`: 1 to 500 characters after trimming.',
-          '`PLANNED`, or `READY` without current paid native postage, → `CANCELLED`: its allocation is released once (a second cancel is `409 INVALID_STATE_TRANSITION`); no stock is restored, none was consumed. `READY` with current paid native postage is `409 PAID_POSTAGE_ACTIVE` (void it with `cancel-prepared-shipment` first). `SHIPPED`, `DELIVERED` and `CANCELLED` are `409 INVALID_STATE_TRANSITION`. Audited as `fulfillment.cancelled`. Answers `200` with the fulfillment.',
+          '`PLANNED`, or `READY` without current paid native postage, → `CANCELLED`: its allocation is released once (a second cancel is `409 INVALID_STATE_TRANSITION`); no stock is restored, none was consumed. `READY` with current paid native postage is `409 PAID_POSTAGE_ACTIVE` (void it with `cancel-prepared-shipment` first); a fulfillment an unsettled label purchase holds is `409 LABEL_PURCHASE_UNSETTLED` (`details.purchaseId`: reconcile it first). `SHIPPED`, `DELIVERED` and `CANCELLED` are `409 INVALID_STATE_TRANSITION`. Audited as `fulfillment.cancelled`. Answers `200` with the fulfillment.',
         ].join('\n\n'),
       },
-      errors: ['INVALID_STATE_TRANSITION', 'PAID_POSTAGE_ACTIVE'],
+      errors: ['INVALID_STATE_TRANSITION', 'LABEL_PURCHASE_UNSETTLED', 'PAID_POSTAGE_ACTIVE'],
     })
     .input(cancelFulfillmentInputSchema)
     .output(fulfillmentSchema)
