@@ -16,6 +16,7 @@ import {
   planFulfillmentInputSchema,
 } from '../fulfillments/schemas.ts';
 import { TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
+import { startLabelSweeps } from '../shipping-label/label-sweeps.ts';
 import { purchaseShippingLabel } from '../shipping-label/purchase-shipping-label.ts';
 import { quoteShippingLabel } from '../shipping-label/quote-shipping-label.ts';
 import {
@@ -401,6 +402,37 @@ describe('exhausted cancellations and the carrier check', () => {
       postage: null,
       cancellation: { status: 'VOIDED', evidence: { source: 'CARRIER_CHECK', refundAmountInCents: 680 } },
     });
+  });
+});
+
+describe('the label sweep', () => {
+  it('runOnce polls due voids and retries due label documents in one pass', async () => {
+    const { s, fulfillmentId, trackingNumber } = await labelled();
+    await behave(s, { void: 'PENDING' });
+    const requestedAt = clock.now();
+    await cancel(s, fulfillmentId);
+    await settleSandboxVoid(handle.db, control(s), { trackingNumber, outcome: 'VOIDED' });
+    const logged: string[] = [];
+    const sweeps = startLabelSweeps({
+      db: handle.db,
+      clock,
+      carrier,
+      intervalMs: 3_600_000,
+      logger: {
+        info: (_fields, message) => logged.push(message),
+        error: (_fields, message) => logged.push(message),
+      },
+    });
+    try {
+      clock.set(new Date(requestedAt.getTime() + VOID_POLL_OFFSETS_MS[0]));
+      expect(await sweeps.runOnce()).toEqual({
+        labelsStored: 0,
+        voids: { read: 1, voided: 1, rejected: 0, exhausted: 0 },
+      });
+      expect(logged).toEqual(['label sweep']);
+    } finally {
+      await sweeps.stop();
+    }
   });
 });
 
