@@ -90,7 +90,13 @@ export async function closeCancellation(
     .updateTable('fulfillment_postages')
     .set(
       close.kind === 'VOIDED'
-        ? { status: 'VOIDED', retired_at: ctx.at, retirement_evidence: JSON.stringify(close.evidence) }
+        ? {
+            status: 'VOIDED',
+            retired_at: ctx.at,
+            retirement_evidence: JSON.stringify(close.evidence),
+            // A voided label is never printed: its document is no longer worth fetching.
+            label_next_fetch_at: null,
+          }
         : { status: 'ACTIVE' },
     )
     .where('organization_id', '=', ctx.organizationId)
