@@ -88,7 +88,10 @@ export const quoteBody = (order: LabelOrder, changes: Record<string, unknown> = 
 });
 
 let keys = 0;
-export const newKey = () => `label-key-${process.pid}-${Date.now()}-${(keys += 1)}`;
+export function newKey(): string {
+  keys += 1;
+  return `label-key-${process.pid}-${Date.now()}-${keys}`;
+}
 
 /**
  * The purchase body a client sends after quoting: the fingerprint, and every acknowledgement and reason
