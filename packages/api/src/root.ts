@@ -22,6 +22,7 @@ import { merchantPagesRouter } from './routers/merchant/pages.ts';
 import { merchantReturnsRouter } from './routers/merchant/returns.ts';
 import { merchantReviewsRouter } from './routers/merchant/reviews.ts';
 import { merchantSettingsRouter } from './routers/merchant/settings.ts';
+import { merchantShipmentCancellationsRouter } from './routers/merchant/shipment-cancellations.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
@@ -80,6 +81,7 @@ export const appRouter = router({
     boxPresets: merchantBoxPresetsRouter,
     carrier: merchantCarrierRouter,
     shippingLabels: merchantShippingLabelsRouter,
+    shipmentCancellations: merchantShipmentCancellationsRouter,
     orders: merchantOrdersRouter,
     fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,
