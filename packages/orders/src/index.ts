@@ -9,3 +9,4 @@ export * from './sales-records/record-sale.ts';
 export * from './shipping-label/index.ts';
 export * from './shipping-package/index.ts';
 export * from './tax/index.ts';
+export * from './warehouse/index.ts';
