@@ -24,6 +24,7 @@ import { merchantReviewsRouter } from './routers/merchant/reviews.ts';
 import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels.ts';
+import { merchantWarehouseOutputsRouter } from './routers/merchant/warehouse-outputs.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
@@ -76,6 +77,7 @@ export const appRouter = router({
     boxPresets: merchantBoxPresetsRouter,
     carrier: merchantCarrierRouter,
     shippingLabels: merchantShippingLabelsRouter,
+    warehouseOutputs: merchantWarehouseOutputsRouter,
     orders: merchantOrdersRouter,
     fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,

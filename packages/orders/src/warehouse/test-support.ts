@@ -209,3 +209,8 @@ export async function seedUnsettledPurchase(
     .execute();
   return id;
 }
+
+/** The page count of a PDF (for tests of packages that do not depend on pdf-lib). */
+export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  return (await PDFDocument.load(bytes)).getPageCount();
+}
