@@ -74,7 +74,7 @@ export async function printLabelBatch(
   // Every stored label is checked, even after a failure, so the refusal lists them all; pages are
   // copied only while nothing has failed, and a group's documents are released before the next.
   const batch = await PDFDocument.create();
-  const unsafe = new Set<string>();
+  const refused = new Map<string, LabelBatchFailure>();
   for (const group of byteGroups(printable)) {
     const artifacts = await readLabelArtifacts(
       db,
@@ -85,19 +85,16 @@ export async function printLabelBatch(
       const artifact = artifacts.get(label.purchaseId);
       const checked = artifact ? await checkLabelArtifact(artifact) : undefined;
       if (!checked?.safe) {
-        unsafe.add(label.fulfillmentId);
+        refused.set(label.fulfillmentId, artifact ? 'LABEL_UNSAFE' : 'LABEL_MISSING');
         continue;
       }
-      if (failures.length > 0 || unsafe.size > 0) continue;
+      if (failures.length > 0 || refused.size > 0) continue;
       pagesOnly(checked.document.getPages());
       const pages = await batch.copyPages(checked.document, checked.document.getPageIndices());
       for (const page of pages) batch.addPage(page);
     }
   }
-  if (unsafe.size > 0)
-    for (const label of printable)
-      if (unsafe.has(label.fulfillmentId))
-        failures.push({ fulfillmentId: label.fulfillmentId, reason: 'LABEL_UNSAFE' });
+  for (const [fulfillmentId, reason] of refused) failures.push({ fulfillmentId, reason });
   if (failures.length > 0) {
     const order = new Map(fulfillmentIds.map((id, index) => [id, index]));
     failures.sort((a, b) => order.get(a.fulfillmentId)! - order.get(b.fulfillmentId)!);
