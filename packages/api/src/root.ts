@@ -25,6 +25,7 @@ import { merchantSettingsRouter } from './routers/merchant/settings.ts';
 import { merchantShipmentCancellationsRouter } from './routers/merchant/shipment-cancellations.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels.ts';
+import { merchantWarehouseOutputsRouter } from './routers/merchant/warehouse-outputs.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
@@ -82,6 +83,7 @@ export const appRouter = router({
     carrier: merchantCarrierRouter,
     shippingLabels: merchantShippingLabelsRouter,
     shipmentCancellations: merchantShipmentCancellationsRouter,
+    warehouseOutputs: merchantWarehouseOutputsRouter,
     orders: merchantOrdersRouter,
     fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,

@@ -52,6 +52,11 @@ export const ERROR_TABLE = {
     status: 409,
     message: 'The organization has the most active box presets allowed',
   },
+  WAREHOUSE_SELECTION_REJECTED: {
+    status: 409,
+    message: 'A selected fulfillment is not a warehouse output',
+  },
+  LABEL_BATCH_REJECTED: { status: 409, message: 'A selected fulfillment has no printable label' },
   INSUFFICIENT_POSTAGE_FUNDS: {
     status: 409,
     message: 'The postage balance, less open label claims, does not cover the charge',

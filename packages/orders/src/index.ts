@@ -10,3 +10,4 @@ export * from './shipment-cancellations/index.ts';
 export * from './shipping-label/index.ts';
 export * from './shipping-package/index.ts';
 export * from './tax/index.ts';
+export * from './warehouse/index.ts';
