@@ -65,8 +65,8 @@ export async function printLabelBatch(
     if (!row) fail('NOT_FOUND');
     else if (row.status !== 'READY') fail('NOT_READY');
     else if (row.postage === null || row.postage.source !== 'NATIVE') fail('NO_NATIVE_POSTAGE');
-    // TODO(13.14): an open shipment cancellation is VOID_PENDING as well, once cancellations exist.
-    else if (row.postage.status === 'VOID_PENDING') fail('VOID_PENDING');
+    // Postage being voided, or a cancellation open (13.15: "postage VOID_PENDING or a cancellation open").
+    else if (row.postage.status === 'VOID_PENDING' || row.hasOpenCancellation) fail('VOID_PENDING');
     else if (row.postage.purchaseId === null || row.labelBytes === null) fail('LABEL_MISSING');
     else printable.push({ fulfillmentId, purchaseId: row.postage.purchaseId, bytes: row.labelBytes });
   }

@@ -37,7 +37,7 @@ export async function labelPdf(
 }
 
 // `lbp_` joins the id prefixes with the label purchase work; until then a purchase id is built here.
-const purchaseIdAt = (at: Date) => `lbp_${newId('pst', at).slice('pst_'.length)}`;
+const purchaseIdAt = (at: Date) => newId('lbp', at);
 
 export interface SeededLabel {
   postageId: string;
@@ -213,4 +213,34 @@ export async function seedUnsettledPurchase(
 /** The page count of a PDF (for tests of packages that do not depend on pdf-lib). */
 export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
   return (await PDFDocument.load(bytes)).getPageCount();
+}
+
+/**
+ * A shipment cancellation (13.14) left open on a seeded label: `EXHAUSTED` (the worker's reads ran
+ * out without evidence) or `PENDING`, with the postage still `ACTIVE`, as the carrier never
+ * answered. The labels batch must not print it.
+ */
+export async function seedOpenCancellation(
+  db: Kysely<Database>,
+  input: {
+    organizationId: string;
+    fulfillmentId: string;
+    postageId: string;
+    at: Date;
+    status: 'PENDING' | 'EXHAUSTED';
+  },
+): Promise<void> {
+  await db
+    .insertInto('shipment_cancellations')
+    .values({
+      organization_id: input.organizationId,
+      id: newId('scn', input.at),
+      fulfillment_id: input.fulfillmentId,
+      postage_id: input.postageId,
+      status: input.status,
+      requested_at: input.at,
+      void_requested_at: input.at,
+      updated_at: input.at,
+    })
+    .execute();
 }

@@ -38,6 +38,8 @@ export interface WarehouseRow {
   /** The stored label document's size, when the current postage has one. */
   labelBytes: number | null;
   hasUnsettledPurchase: boolean;
+  /** A shipment cancellation (13.14) is open, `PENDING` or `EXHAUSTED`: the label may be voided. */
+  hasOpenCancellation: boolean;
   lines: WarehouseLine[];
 }
 
@@ -125,6 +127,17 @@ export async function readWarehouseRows(
             .where('label_purchases.status', 'in', ['PENDING', 'UNCERTAIN']),
         )
         .as('has_unsettled_purchase'),
+      // Served by `shipment_cancellations_open` (at most one open per fulfillment).
+      eb
+        .exists(
+          eb
+            .selectFrom('shipment_cancellations')
+            .select(sql<number>`1`.as('one'))
+            .whereRef('shipment_cancellations.organization_id', '=', 'fulfillments.organization_id')
+            .whereRef('shipment_cancellations.fulfillment_id', '=', 'fulfillments.id')
+            .where('shipment_cancellations.status', 'in', ['PENDING', 'EXHAUSTED']),
+        )
+        .as('has_open_cancellation'),
     ])
     .execute();
   if (rows.length === 0) return [];
@@ -198,6 +211,7 @@ export async function readWarehouseRows(
           },
     labelBytes: row.label_bytes,
     hasUnsettledPurchase: Boolean(row.has_unsettled_purchase),
+    hasOpenCancellation: Boolean(row.has_open_cancellation),
     lines: linesOf.get(row.id) ?? [],
   }));
 }
@@ -211,8 +225,8 @@ export function labelEligibilityOf(row: WarehouseRow): LabelEligibility {
   });
   const { postage } = row;
   if (postage !== null) {
-    // TODO(13.14): an open shipment cancellation is VOID_PENDING as well, once cancellations exist.
-    if (postage.status === 'VOID_PENDING') return refused('VOID_PENDING');
+    // Postage being voided, or a cancellation still open (13.14: pending, or exhausted without evidence).
+    if (postage.status === 'VOID_PENDING' || row.hasOpenCancellation) return refused('VOID_PENDING');
     if (postage.source === 'EXTERNAL') return refused('EXTERNAL_POSTAGE');
     // Legacy postage has no label the current provider can address: nothing here to print.
     if (postage.source === 'LEGACY' || row.labelBytes === null) return refused('LABEL_MISSING');

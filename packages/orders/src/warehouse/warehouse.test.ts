@@ -19,7 +19,13 @@ import { exportWarehouseCsv, WAREHOUSE_CSV_COLUMNS } from './export-warehouse-cs
 import { listWarehouseOutputs } from './list-warehouse-outputs.ts';
 import { printLabelBatch } from './print-label-batch.ts';
 import { warehouseOutputListQuerySchema, warehouseSelectionInputSchema } from './schemas.ts';
-import { labelPdf, seedLabel, seedUnsettledPurchase, voidPostage } from './test-support.ts';
+import {
+  labelPdf,
+  seedLabel,
+  seedOpenCancellation,
+  seedUnsettledPurchase,
+  voidPostage,
+} from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-11-26T10:00:00.000Z');
@@ -610,6 +616,40 @@ describe('labels PDF batch (printLabelBatch)', () => {
         await PDFDocument.load(await printLabelBatch(handle.db, ctxOf(other), selection([foreign])))
       ).getPageCount(),
     ).toBe(1);
+  });
+
+  it('keeps a label with an open shipment cancellation (PENDING or EXHAUSTED) out of the list and the batch', async () => {
+    const shop = await createOrderTenant(handle.db, clock);
+    const organizationId = shop.organizationId;
+    const at = clock.now();
+    const good = await printable(shop, await placeOrder(shop));
+    const open: Record<'PENDING' | 'EXHAUSTED', string> = { PENDING: '', EXHAUSTED: '' };
+    for (const status of ['PENDING', 'EXHAUSTED'] as const) {
+      const fulfillmentId = await plan(shop, await placeOrder(shop));
+      const { postageId } = await seedLabel(handle.db, {
+        organizationId,
+        fulfillmentId,
+        at,
+        label: { bytes: await labelPdf() },
+      });
+      await seedOpenCancellation(handle.db, { organizationId, fulfillmentId, postageId, at, status });
+      open[status] = fulfillmentId;
+    }
+    const rows = (await list(shop)).data;
+    const reasonOf = (id: string) => rows.find((row) => row.fulfillmentId === id)?.labelEligibility;
+    // The postage is still ACTIVE: only the open cancellation stands in the way.
+    expect(reasonOf(good)).toEqual({ canPrint: true, canPurchase: false, reason: null });
+    expect(reasonOf(open.PENDING)).toEqual({ canPrint: false, canPurchase: false, reason: 'VOID_PENDING' });
+    expect(reasonOf(open.EXHAUSTED)).toEqual({ canPrint: false, canPurchase: false, reason: 'VOID_PENDING' });
+    const error = await failureOf(
+      printLabelBatch(handle.db, ctxOf(shop), selection([good, open.PENDING, open.EXHAUSTED])),
+    );
+    expect(error.details).toEqual({
+      failures: [
+        { fulfillmentId: open.PENDING, reason: 'VOID_PENDING' },
+        { fulfillmentId: open.EXHAUSTED, reason: 'VOID_PENDING' },
+      ],
+    });
   });
 
   it('fails the whole batch on any unsafe label: bad hash, not a PDF, 5 pages, encrypted, broken, wrong type', async () => {
