@@ -10,7 +10,12 @@ import {
 import { z } from 'zod';
 import { useTRPC } from './lib/trpc.ts';
 import { AccountHomePage } from './pages/account.tsx';
+import { AddressesPage } from './pages/addresses.tsx';
+import { BookingDetailPage, BookingsPage } from './pages/bookings.tsx';
+import { OrderDetailPage, OrderStatusPage, OrdersPage } from './pages/orders.tsx';
+import { ProfilePage } from './pages/profile.tsx';
 import { SignInPage, VerifyLinkPage } from './pages/sign-in.tsx';
+import { UnsubscribePage } from './pages/unsubscribe.tsx';
 
 export interface RouterContext {
   /** The tenant the path names (`/hosted/<slug>/…`). */
@@ -37,6 +42,18 @@ function Layout() {
               <Link to="/account" activeOptions={{ exact: true }}>
                 Account
               </Link>
+            </li>
+            <li>
+              <Link to="/account/orders">Orders</Link>
+            </li>
+            <li>
+              <Link to="/account/bookings">Bookings</Link>
+            </li>
+            <li>
+              <Link to="/account/addresses">Addresses</Link>
+            </li>
+            <li>
+              <Link to="/account/profile">Profile</Link>
             </li>
           </ul>
         </nav>
@@ -88,11 +105,80 @@ const accountRoute = createRoute({
   component: AccountHomePage,
 });
 
+const profileRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account/profile',
+  component: ProfilePage,
+});
+const addressesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account/addresses',
+  component: AddressesPage,
+});
+const ordersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account/orders',
+  component: OrdersPage,
+});
+const orderRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account/orders/$orderReference',
+  component: OrderDetailPage,
+});
+const bookingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account/bookings',
+  component: BookingsPage,
+});
+const bookingRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account/bookings/$id',
+  component: BookingDetailPage,
+});
+const orderStatusRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/order-status',
+  validateSearch: tokenSearch,
+  component: function OrderStatus() {
+    return <OrderStatusPage token={orderStatusRoute.useSearch().token} />;
+  },
+});
+const emailUnsubscribeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/email/unsubscribe',
+  validateSearch: tokenSearch,
+  component: function EmailUnsubscribe() {
+    return <UnsubscribePage kind="email" token={emailUnsubscribeRoute.useSearch().token} />;
+  },
+});
+const cartUnsubscribeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/cart/reminders/unsubscribe',
+  validateSearch: tokenSearch,
+  component: function CartUnsubscribe() {
+    return <UnsubscribePage kind="cart" token={cartUnsubscribeRoute.useSearch().token} />;
+  },
+});
+
 /**
  * Part B (checkout, payment, booking checkout and `/bookings/manage/$token`) adds its routes to this
  * tree, from `src/pages/checkout.tsx` and `src/pages/booking-manage.tsx`.
  */
-const routeTree = rootRoute.addChildren([indexRoute, signInRoute, verifyRoute, accountRoute]);
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  signInRoute,
+  verifyRoute,
+  accountRoute,
+  profileRoute,
+  addressesRoute,
+  ordersRoute,
+  orderRoute,
+  bookingsRoute,
+  bookingRoute,
+  orderStatusRoute,
+  emailUnsubscribeRoute,
+  cartUnsubscribeRoute,
+]);
 
 export function createAppRouter(basepath: string, slug: string) {
   return createRouter({

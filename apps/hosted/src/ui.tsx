@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import {
   Button as AriaButton,
+  Form as AriaForm,
   type ButtonProps,
   FieldError,
+  type FormProps,
   Input,
   Label,
   Text,
@@ -18,6 +20,32 @@ export function Button({
   ...props
 }: ButtonProps & { variant?: 'primary' | 'secondary' | 'danger' }) {
   return <AriaButton {...props} className={`button button-${variant}`} />;
+}
+
+/**
+ * A form whose fields are checked by the router's zod schemas (in `onSubmit`), with their messages
+ * shown through `validationErrors`: the browser's own constraint checks never block a submit.
+ */
+export function Form({ validationErrors, children, ...props }: FormProps) {
+  // A field's message goes as soon as its value is edited, not on blur: a message vanishing between
+  // pressing and releasing the submit button would move the button away from the pointer.
+  const [shown, setShown] = useState<Record<string, string | string[]> | undefined>(validationErrors);
+  useEffect(() => setShown(validationErrors), [validationErrors]);
+  return (
+    <AriaForm validationBehavior="aria" {...props} validationErrors={shown ?? {}}>
+      <div
+        onInput={(event) => {
+          const name = (event.target as HTMLInputElement).name;
+          if (name && shown?.[name] !== undefined)
+            setShown((current) =>
+              Object.fromEntries(Object.entries(current ?? {}).filter(([key]) => key !== name)),
+            );
+        }}
+      >
+        {children}
+      </div>
+    </AriaForm>
+  );
 }
 
 export function Field(

@@ -13,7 +13,16 @@ function AccountHome() {
       </p>
       <ul className="tiles">
         <li>
-          <Link to="/account">Account</Link>
+          <Link to="/account/orders">Orders and returns</Link>
+        </li>
+        <li>
+          <Link to="/account/bookings">Bookings</Link>
+        </li>
+        <li>
+          <Link to="/account/addresses">Address book</Link>
+        </li>
+        <li>
+          <Link to="/account/profile">Profile and email</Link>
         </li>
       </ul>
       <SignOutButton />

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useRouteContext, useSearch } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
-import { Form } from 'react-aria-components';
 import { fieldErrors, requestSignInInputSchema, verifySignInInputSchema } from '../lib/schemas.ts';
 import { signedInStore } from '../lib/tenant.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
-import { Button, FailureNotice, Field, Notice, Page } from '../ui.tsx';
+import { Button, FailureNotice, Field, Form, Notice, Page } from '../ui.tsx';
 
 type Method = 'link' | 'code';
 

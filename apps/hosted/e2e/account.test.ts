@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  codeOf,
+  type Hosted,
+  screenshot,
+  seriousViolations,
+  shippedOrder,
+  signIn,
+  startHosted,
+} from './harness.ts';
+
+let hosted: Hosted;
+beforeAll(async () => {
+  hosted = await startHosted();
+  await hosted.provision('acme');
+});
+afterAll(async () => hosted?.close());
+
+describe('the account', () => {
+  it('shows an order with its items and shipment, opens a return and cancels it', async () => {
+    const order = await shippedOrder(hosted, 'acme', 'ada@example.com');
+    const { page } = await hosted.newPage();
+    await signIn(hosted, page, 'acme', 'ada@example.com');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'account');
+
+    await page.getByRole('link', { name: 'Orders and returns' }).click();
+    await page.getByRole('heading', { name: 'Your orders' }).waitFor();
+    expect(await page.getByRole('cell', { name: '$30.00' }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'orders');
+
+    await page.getByRole('link', { name: `Order #${order.orderNumber}` }).click();
+    await page.getByRole('heading', { name: `Order #${order.orderNumber}` }).waitFor();
+    expect(page.url()).toBe(`${hosted.origin}/hosted/acme/account/orders/${order.orderReference}`);
+    await page.getByRole('cell', { name: 'Tee' }).waitFor();
+    expect(await page.getByText('TRACK123').count()).toBe(1);
+    await page.getByRole('heading', { name: 'Request a return' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel('Quantity to return (up to 2)').fill('1');
+    await page.getByLabel('Reason').selectOption('SIZE_OR_FIT');
+    await page.getByRole('button', { name: 'Request return' }).click();
+    await page.getByText('Your return was requested.').waitFor();
+    await page.getByText('1 × Tee (Size or fit)').waitFor();
+    expect(await page.getByText('Requested', { exact: true }).count()).toBe(1);
+    // One tee is left to return.
+    await page.getByLabel('Quantity to return (up to 1)').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'order-detail');
+
+    await page.getByRole('button', { name: 'Cancel this return' }).click();
+    await page.getByText('Cancelled', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel this return' }).count()).toBe(0);
+    const returns = await hosted.database.db.selectFrom('returns').select('status').execute();
+    expect(returns).toEqual([{ status: 'CANCELLED' }]);
+  });
+
+  it('edits the profile, changes the email through its verification and keeps an address book', async () => {
+    const { page } = await hosted.newPage();
+    await signIn(hosted, page, 'acme', 'grace@example.com');
+    await page.getByRole('link', { name: 'Profile and email' }).click();
+    await page.getByRole('heading', { name: 'Profile' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+    await page.getByRole('textbox', { name: 'Phone' }).fill('+1 555 0100');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Your profile was saved.').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const sent = new Date(Date.now() - 1000);
+    await page.getByLabel('New email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.locator('input[name="email"][aria-invalid="true"]').waitFor();
+    await page.getByLabel('New email').fill('grace.hopper@example.com');
+    await page.getByRole('button', { name: 'Change email' }).click();
+    await page.getByLabel('Code sent to the new email').waitFor();
+    const mail = await hosted.mail('grace.hopper@example.com', sent);
+    await page.getByLabel('Code sent to the new email').fill(codeOf(mail.text));
+    await page.getByRole('button', { name: 'Confirm new email' }).click();
+    await page.getByText('Your email was changed.').waitFor();
+    expect(await page.getByText('grace.hopper@example.com').count()).toBeGreaterThan(0);
+    await screenshot(page, 'profile');
+
+    await page.getByRole('link', { name: 'Addresses' }).click();
+    await page.getByRole('heading', { name: 'Address book' }).waitFor();
+    await page.getByRole('button', { name: 'Add an address' }).click();
+    await page.getByLabel('Recipient').fill('Grace Hopper');
+    await page.getByLabel('Address line 1').fill('1 Navy Way');
+    await page.getByLabel('City').fill('Arlington');
+    await page.getByLabel('Country code').fill('u1');
+    await page.getByRole('button', { name: 'Save address' }).click();
+    // The router's schema refuses the country before anything is sent.
+    await page.getByText('must be a 2-letter country code').waitFor();
+    await page.getByLabel('Country code').fill('us');
+    await page.getByText('Default shipping address').click();
+    await page.getByRole('button', { name: 'Save address' }).click();
+    await page.getByText('Default shipping.').waitFor();
+    expect(await page.getByText('US', { exact: true }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Edit Grace Hopper' }).click();
+    await page.getByLabel('City').fill('Washington');
+    await page.getByText('Default billing address').click();
+    await page.getByRole('button', { name: 'Save address' }).click();
+    await page.getByText('Default billing.').waitFor();
+    expect(await page.getByText('Washington').count()).toBe(1);
+    await screenshot(page, 'addresses');
+    const stored = await hosted.database.db
+      .selectFrom('customer_addresses')
+      .select(['city', 'country', 'is_default_shipping', 'is_default_billing'])
+      .execute();
+    expect(stored).toEqual([
+      { city: 'Washington', country: 'US', is_default_shipping: true, is_default_billing: true },
+    ]);
+
+    await page.getByRole('button', { name: 'Delete Grace Hopper' }).click();
+    await page.getByRole('button', { name: 'Yes, delete it' }).click();
+    await page.getByText('You have no saved addresses.').waitFor();
+  });
+
+  it('works at phone width (375 px) with nothing wider than the screen', async () => {
+    await shippedOrder(hosted, 'acme', 'phone@example.com');
+    const { page } = await hosted.newPage({ width: 375 });
+    await signIn(hosted, page, 'acme', 'phone@example.com');
+    await page.getByRole('link', { name: 'Orders and returns' }).click();
+    await page.getByRole('link', { name: /Order #/ }).click();
+    await page.getByRole('heading', { name: 'Request a return' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'order-detail-phone');
+  });
+});
