@@ -25,8 +25,8 @@ export function UnsubscribePage({ token, kind }: { token: string | undefined; ki
     return (
       <Page title="You are unsubscribed">
         <Notice tone="success">
-          {kind === 'email'
-            ? 'You will get no more emails of this kind for this item.'
+          {mutation.data && 'itemName' in mutation.data
+            ? `You will get no more emails about ${mutation.data.itemName}.`
             : 'You will get no more cart reminders from this store.'}
         </Notice>
       </Page>
