@@ -44,6 +44,9 @@ export const HOSTED_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** An organization slug (packages/admin organizations/schemas.ts): `_app` and the like are never one. */
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -77,6 +80,8 @@ export function mountHostedApp(app: Hono<GatewayEnv>, options: { dir?: string } 
 
   const page = async (c: Context<GatewayEnv>) => {
     c.set('route', `GET ${c.req.routePath}`);
+    const slug = c.req.param('orgSlug');
+    if (slug !== undefined && !SLUG.test(slug)) return c.notFound();
     const html = await readIndex();
     const headers = {
       'content-type': 'text/html; charset=utf-8',
