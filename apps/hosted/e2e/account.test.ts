@@ -46,6 +46,7 @@ describe('the account', () => {
     expect(await page.getByText('Requested', { exact: true }).count()).toBe(1);
     // One tee is left to return.
     await page.getByLabel('Quantity to return (up to 1)').waitFor();
+    expect(await page.getByLabel('Quantity to return (up to 1)').inputValue()).toBe('0');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'order-detail');
 
@@ -129,5 +130,13 @@ describe('the account', () => {
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'order-detail-phone');
+
+    await page.getByRole('link', { name: 'Bookings' }).click();
+    await page.getByRole('heading', { name: 'Your bookings' }).waitFor();
+    expect(await page.getByText('You have no bookings.').count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto('/hosted/acme/no-such-page');
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -101,7 +101,8 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
         event.preventDefault();
         setFailure(undefined);
         setDone(false);
-        const data = new FormData(event.currentTarget);
+        const form = event.currentTarget;
+        const data = new FormData(form);
         const input = {
           orderReference,
           lines: lines
@@ -126,7 +127,7 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
         try {
           await create.mutateAsync(parsed.data);
           setDone(true);
-          event.currentTarget?.reset();
+          form.reset();
           await queryClient.invalidateQueries({ queryKey: trpc.customer.returns.list.queryKey() });
         } catch (error) {
           setFailure(readFailure(error));
