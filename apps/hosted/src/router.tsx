@@ -6,7 +6,9 @@ import {
   Link,
   Outlet,
   redirect,
+  useRouterState,
 } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { useTRPC } from './lib/trpc.ts';
 import { AccountHomePage } from './pages/account.tsx';
@@ -24,7 +26,21 @@ export interface RouterContext {
 
 const tokenSearch = z.object({ token: z.string().max(200).optional() });
 
+/** After a navigation, focus moves to the page's main region, so a screen reader announces the new page. */
+function useFocusOnNavigation() {
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus();
+  }, [pathname]);
+}
+
 function Layout() {
+  useFocusOnNavigation();
   const trpc = useTRPC();
   const store = useQuery(trpc.public.organization.get.queryOptions({}, { staleTime: 5 * 60_000 }));
   return (
