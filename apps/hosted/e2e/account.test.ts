@@ -140,3 +140,61 @@ describe('the account', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 });
+
+describe('bookings in the account', () => {
+  it('lists the customer’s booking, shows it and cancels it under a self-service policy', async () => {
+    const daily = [{ start: '08:00', end: '20:00' }];
+    const resource = await hosted.merchant<{ id: string }>('acme', 'POST', '/merchant/booking-resources', {
+      name: 'Room',
+      kind: 'SPACE',
+      capacity: 1,
+    });
+    const service = await hosted.merchant<{ id: string }>('acme', 'POST', '/merchant/booking-services', {
+      slug: 'meeting-room',
+      name: 'Meeting room',
+      status: 'ACTIVE',
+      periodMode: 'EXACT_RANGE',
+      timezone: 'Europe/Lisbon',
+      durations: { minMinutes: 30, maxMinutes: 480, startIntervalMinutes: 30 },
+      availability: {
+        weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily, SAT: daily, SUN: daily },
+      },
+      requirements: [{ name: 'Room', resourceIds: [resource.id], units: { mode: 'PER_BOOKING', count: 1 } }],
+      pricing: { basis: 'FLAT', amountInCents: 3000 },
+      policies: {
+        cancellation: { mode: 'SELF_SERVICE', cutoffMinutes: 0 },
+        reschedule: { mode: 'SELF_SERVICE', cutoffMinutes: 0 },
+      },
+    });
+    const day = new Date(Date.now() + 10 * 24 * 3600_000).toISOString().slice(0, 10);
+    await hosted.merchant(
+      'acme',
+      'POST',
+      '/merchant/bookings',
+      {
+        serviceId: service.id,
+        startsAt: `${day}T10:00:00Z`,
+        endsAt: `${day}T11:00:00Z`,
+        quantity: 1,
+        customer: { name: 'Bea', email: 'bea@example.com' },
+        ignoreRules: true,
+      },
+      { 'x-idempotency-key': `hosted-e2e-booking-${day}` },
+    );
+
+    const { page } = await hosted.newPage();
+    await signIn(hosted, page, 'acme', 'bea@example.com');
+    await page.getByRole('navigation').getByRole('link', { name: 'Bookings' }).click();
+    await page.getByRole('heading', { name: 'Your bookings' }).waitFor();
+    await page.getByRole('link', { name: 'Meeting room' }).click();
+    await page.getByRole('heading', { name: 'Meeting room' }).waitFor();
+    expect(await page.getByText('Confirmed', { exact: true }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'booking-detail');
+
+    await page.getByLabel('Reason (optional)').fill('Plans changed');
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByText('Cancelled', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
+  });
+});

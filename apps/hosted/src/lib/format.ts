@@ -16,7 +16,8 @@ export function formatDateTime(iso: string, timeZone?: string): string {
   return new Intl.DateTimeFormat(undefined, {
     dateStyle: 'medium',
     timeStyle: 'short',
-    ...(timeZone ? { timeZone } : {}),
+    // A booking's times are the service's wall-clock times: its zone is named.
+    ...(timeZone ? { timeZone, timeZoneName: 'short' } : {}),
   }).format(new Date(iso));
 }
 
