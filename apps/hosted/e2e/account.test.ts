@@ -154,7 +154,7 @@ describe('bookings in the account', () => {
       name: 'Meeting room',
       status: 'ACTIVE',
       periodMode: 'EXACT_RANGE',
-      timezone: 'Europe/Lisbon',
+      timezone: 'Asia/Tokyo',
       durations: { minMinutes: 30, maxMinutes: 480, startIntervalMinutes: 30 },
       availability: {
         weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily, SAT: daily, SUN: daily },
@@ -189,6 +189,8 @@ describe('bookings in the account', () => {
     await page.getByRole('link', { name: 'Meeting room' }).click();
     await page.getByRole('heading', { name: 'Meeting room' }).waitFor();
     expect(await page.getByText('Confirmed', { exact: true }).count()).toBe(1);
+    // 10:00 UTC is 19:00 in Tokyo, the service's zone, whatever the browser's (UTC here).
+    expect(await page.getByText(/, 7:00\s?PM GMT\+9$/).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'booking-detail');
 

@@ -13,11 +13,20 @@ export function formatDate(iso: string): string {
 }
 
 export function formatDateTime(iso: string, timeZone?: string): string {
+  if (timeZone === undefined)
+    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(iso),
+    );
+  // A booking's times are the service's wall-clock times, its zone named (Intl allows no
+  // `timeZoneName` with `dateStyle`, hence the parts).
   return new Intl.DateTimeFormat(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    // A booking's times are the service's wall-clock times: its zone is named.
-    ...(timeZone ? { timeZone, timeZoneName: 'short' } : {}),
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
   }).format(new Date(iso));
 }
 
