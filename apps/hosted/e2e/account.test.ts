@@ -55,6 +55,12 @@ describe('the account', () => {
     expect(await page.getByRole('button', { name: 'Cancel this return' }).count()).toBe(0);
     const returns = await hosted.database.db.selectFrom('returns').select('status').execute();
     expect(returns).toEqual([{ status: 'CANCELLED' }]);
+
+    // The order's link at a base without {orgSlug} carries no token: the store this browser signed
+    // in to is the one.
+    await page.goto(`/account/orders/${order.orderReference}`);
+    await page.getByRole('heading', { name: `Order #${order.orderNumber}` }).waitFor();
+    expect(page.url()).toBe(`${hosted.origin}/hosted/acme/account/orders/${order.orderReference}`);
   });
 
   it('edits the profile, changes the email through its verification and keeps an address book', async () => {

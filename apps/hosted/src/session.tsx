@@ -1,9 +1,27 @@
+import type { AppRouter } from '@commerce/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useRouteContext } from '@tanstack/react-router';
+import type { inferRouterInputs } from '@trpc/server';
 import type { ReactNode } from 'react';
 import { signedInStore } from './lib/tenant.ts';
-import { createClient, readFailure, useTRPC } from './lib/trpc.ts';
+import { createClient, readFailure, useTRPC, useTRPCClient } from './lib/trpc.ts';
 import { Button, FailureNotice, Loading, Page } from './ui.tsx';
+
+type VerifyInput = inferRouterInputs<AppRouter>['public']['customerAuth']['verify'];
+
+/**
+ * Sign-in verification (a link token, or an email and code). The server sets the HttpOnly session
+ * cookie; the answer also holds the token for bearer clients, which is dropped here unread, so it
+ * is never kept in a mutation's state, a cache or storage.
+ */
+export function useVerifySignIn() {
+  const client = useTRPCClient();
+  return useMutation({
+    mutationFn: async (input: VerifyInput): Promise<void> => {
+      await client.public.customerAuth.verify.mutate(input);
+    },
+  });
+}
 
 /** The signed-in customer's profile; a 401 means no session of this store. */
 export function useProfile() {

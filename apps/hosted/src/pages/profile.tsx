@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { fieldErrors, updateCustomerProfileInputSchema, verifySignInInputSchema } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
-import { RequireSession, useProfile } from '../session.tsx';
+import { RequireSession, useProfile, useVerifySignIn } from '../session.tsx';
 import { Button, FailureNotice, Field, Form, Notice, Page } from '../ui.tsx';
 
 /** Name and phone; the email changes once the new address is verified (a link or a code sent to it). */
@@ -12,7 +12,7 @@ function Profile() {
   const profile = useProfile();
   const customer = profile.data!;
   const update = useMutation(trpc.customer.account.updateProfile.mutationOptions());
-  const verify = useMutation(trpc.public.customerAuth.verify.mutationOptions());
+  const verify = useVerifySignIn();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [emailErrors, setEmailErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<ApiFailure | undefined>();

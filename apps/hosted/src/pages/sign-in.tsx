@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { fieldErrors, requestSignInInputSchema, verifySignInInputSchema } from '../lib/schemas.ts';
 import { signedInStore } from '../lib/tenant.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
+import { useVerifySignIn } from '../session.tsx';
 import { Button, FailureNotice, Field, Form, Notice, Page } from '../ui.tsx';
 
 type Method = 'link' | 'code';
@@ -42,7 +43,7 @@ export function SignInPage() {
 
   const requestLink = useMutation(trpc.public.customerAuth.requestLink.mutationOptions());
   const requestOtp = useMutation(trpc.public.customerAuth.requestOtp.mutationOptions());
-  const verify = useMutation(trpc.public.customerAuth.verify.mutationOptions());
+  const verify = useVerifySignIn();
 
   const request = async (method: Method, address: string) => {
     setFailure(undefined);
@@ -183,10 +184,9 @@ export function SignInPage() {
 
 /** `/account/verify?token=l1_…`: the emailed link signs in (once) and goes to the account. */
 export function VerifyLinkPage() {
-  const trpc = useTRPC();
   const { token } = useSearch({ from: '/account/verify' });
   const signedIn = useSignedIn();
-  const verify = useMutation(trpc.public.customerAuth.verify.mutationOptions());
+  const verify = useVerifySignIn();
   const started = useRef(false);
   const [failure, setFailure] = useState<ApiFailure | undefined>();
 
