@@ -77,6 +77,24 @@ describe('sign-in by link, keyboard, limits and stores', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('sends a signed-out visitor of an account page to sign-in and back to that page', async () => {
+    const { page } = await hosted.newPage();
+    await page.goto('/hosted/acme/account/addresses');
+    await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const sent = new Date();
+    await page.getByLabel('Email').fill('back@example.com');
+    await page.getByRole('button', { name: 'Email me a code' }).click();
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    const mail = await hosted.mail('back@example.com', sent);
+    await page.getByLabel('6-digit code').fill(codeOf(mail.text));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { name: 'Address book' }).waitFor();
+    expect(page.url()).toBe(`${hosted.origin}/hosted/acme/account/addresses`);
+  });
+
   it('signs in with the keyboard alone (Tab, typing and Enter)', async () => {
     const { page } = await hosted.newPage();
     await page.goto('/hosted/acme/account/sign-in');
