@@ -124,12 +124,14 @@ describe('link tokens name their store', () => {
       as('hosted-shop'),
     );
     expect(requested.status).toBeLessThan(300);
-    const row = await h.database.db
+    const rows = await h.database.db
       .selectFrom('outbox')
-      .select('payload')
-      .where('metadata', '@>', JSON.stringify({ templateType: 'CUSTOMER_AUTH' }))
+      .select(['payload', 'metadata'])
       .orderBy('id', 'desc')
-      .executeTakeFirst();
+      .execute();
+    const row = rows.find(
+      (candidate) => (candidate.metadata as { templateType?: string }).templateType === 'CUSTOMER_AUTH',
+    );
     const token = /token=(l1_[A-Za-z0-9_-]{43})/.exec(
       (row?.payload as { text?: string } | undefined)?.text ?? '',
     )?.[1];

@@ -115,12 +115,12 @@ export function mountRestRoutes(
  * the last chunk, so the client sees an incomplete download, never a hang.
  */
 function toByteStream(
-  iterator: AsyncIterator<string>,
-  first: IteratorResult<string>,
+  iterator: AsyncIterator<string | Uint8Array>,
+  first: IteratorResult<string | Uint8Array>,
   onError: (error: unknown) => void,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let pending: IteratorResult<string> | undefined = first;
+  let pending: IteratorResult<string | Uint8Array> | undefined = first;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -128,7 +128,7 @@ function toByteStream(
           const next = pending ?? (await iterator.next());
           pending = undefined;
           if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
+          else controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
         } catch (error) {
           // Headers are gone: the only signal left is an aborted body.
           onError(error);

@@ -6,7 +6,7 @@ import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
 import { createEmailTransportFromConfig, startOutboxWorkerFromConfig } from '@commerce/notifications';
-import { createCarrierProvider, startCheckoutMaintenance } from '@commerce/orders';
+import { createCarrierProvider, startCheckoutMaintenance, startLabelSweeps } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
 import { serve } from '@hono/node-server';
@@ -18,6 +18,8 @@ import { flushLogs } from './logger.ts';
 export const VERSION = '0.1.0';
 /** How often expired checkout sessions and abandoned carts are looked for. */
 export const CHECKOUT_SWEEP_INTERVAL_MS = 30_000;
+/** How often label documents to fetch again and shipment cancellations to poll are looked for. */
+export const LABEL_SWEEP_INTERVAL_MS = 30_000;
 /** How often expired sessions, challenges, idempotency keys, webhook event ids and action tokens are deleted. */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
@@ -66,6 +68,7 @@ export async function startGateway(
     clock,
   });
   const payments = createPaymentProvider(config);
+  const carrier = createCarrierProvider(config, { db: database.db, clock });
   const app = createApp({
     db: database.db,
     config,
@@ -77,7 +80,7 @@ export async function startGateway(
     pingDatabase: database.ping,
     payments,
     distance: createDistanceProvider(config),
-    carrier: createCarrierProvider(config, { db: database.db, clock }),
+    carrier,
     version: VERSION,
     ...(options.router ? { router: options.router } : {}),
   });
@@ -120,6 +123,17 @@ export async function startGateway(
         email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
         holdIntervalMs: config.bookings.sweepIntervalMs,
         logger: logger.child({ component: 'booking-sweeps' }),
+      })
+    : undefined;
+
+  // Label purchases and voids (13.13, 13.14): label documents retried, cancellations polled.
+  const labelSweeps = config.runWorkerInProcess
+    ? startLabelSweeps({
+        db: database.db,
+        clock,
+        carrier,
+        intervalMs: LABEL_SWEEP_INTERVAL_MS,
+        logger: logger.child({ component: 'label-sweeps' }),
       })
     : undefined;
 
@@ -170,6 +184,7 @@ export async function startGateway(
       await checkoutSweeps?.stop();
       await housekeeping?.stop();
       await bookingSweeps?.stop();
+      await labelSweeps?.stop();
       await rateLimiter.close();
       await mailer.close?.();
       await database.close();

@@ -3,12 +3,14 @@ import { type Config, ConfigError, loadConfig, systemClock } from '@commerce/cor
 import { startHousekeeping } from '@commerce/customers';
 import { migrateToLatest, openDatabase } from '@commerce/db';
 import { startOutboxWorkerFromConfig } from '@commerce/notifications';
-import { startCheckoutMaintenance } from '@commerce/orders';
+import { createCarrierProvider, startCheckoutMaintenance, startLabelSweeps } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import pino from 'pino';
 
 /** How often expired checkout sessions and abandoned carts are looked for. */
 const CHECKOUT_SWEEP_INTERVAL_MS = 30_000;
+/** How often label documents to fetch again and shipment cancellations to poll are looked for. */
+const LABEL_SWEEP_INTERVAL_MS = 30_000;
 /** How often expired sessions, challenges, idempotency keys, webhook event ids and action tokens are deleted. */
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 
@@ -45,6 +47,7 @@ let running: ReturnType<typeof startOutboxWorkerFromConfig>;
 let checkoutSweeps: ReturnType<typeof startCheckoutMaintenance>;
 let housekeeping: ReturnType<typeof startHousekeeping>;
 let bookingSweeps: ReturnType<typeof startBookingSweeps>;
+let labelSweeps: ReturnType<typeof startLabelSweeps>;
 try {
   await migrateToLatest(database.db);
   running = startOutboxWorkerFromConfig(config, { db: database.db, logger });
@@ -76,6 +79,14 @@ try {
     holdIntervalMs: config.bookings.sweepIntervalMs,
     logger: logger.child({ component: 'booking-sweeps' }),
   });
+  // Label purchases and voids (13.13, 13.14): label documents retried, cancellations polled.
+  labelSweeps = startLabelSweeps({
+    db: database.db,
+    clock: systemClock,
+    carrier: createCarrierProvider(config, { db: database.db, clock: systemClock }),
+    intervalMs: LABEL_SWEEP_INTERVAL_MS,
+    logger: logger.child({ component: 'label-sweeps' }),
+  });
 } catch (error) {
   logger.error({ err: error }, 'worker failed to start');
   await database.close().catch(() => {});
@@ -95,7 +106,13 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
-    Promise.all([running.stop(), checkoutSweeps.stop(), housekeeping.stop(), bookingSweeps.stop()])
+    Promise.all([
+      running.stop(),
+      checkoutSweeps.stop(),
+      housekeeping.stop(),
+      bookingSweeps.stop(),
+      labelSweeps.stop(),
+    ])
       .then(() => database.close())
       .then(
         () => {

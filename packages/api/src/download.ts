@@ -2,12 +2,28 @@ import { AppError } from '@commerce/core';
 import { z } from 'zod';
 import type { ApiContext } from './context.ts';
 
-/** A file answer: the REST layer streams `chunks` as the body of an attachment. */
+/** A file answer: the REST layer streams `chunks` (text is sent as UTF-8) as the body of an attachment. */
 export interface Download {
   kind: 'download';
-  contentType: 'text/csv';
+  contentType: 'text/csv' | 'text/csv; charset=utf-8' | 'application/pdf';
   filename: string;
-  chunks: AsyncIterable<string>;
+  chunks: AsyncIterable<string | Uint8Array>;
+}
+
+/** A download whose whole body is already built (a file checked before its status goes out). */
+export function wholeDownload(
+  contentType: Download['contentType'],
+  filename: string,
+  body: string | Uint8Array,
+): Download {
+  return {
+    kind: 'download',
+    contentType,
+    filename,
+    chunks: (async function* () {
+      yield body;
+    })(),
+  };
 }
 
 export function isDownload(value: unknown): value is Download {

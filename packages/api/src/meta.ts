@@ -29,5 +29,5 @@ export type ApiMeta = OpenApiMeta<{
    * The route answers a file (the procedure returns a `Download`), served by
    * REST only: over /trpc the procedure answers 404.
    */
-  download?: { contentType: 'text/csv' };
+  download?: { contentType: 'text/csv' | 'application/pdf' };
 }>;

@@ -153,7 +153,14 @@ function decorateOperation(operation: JsonObject, route: RestRoute): void {
           schema: { type: 'string' },
         },
       },
-      content: { [route.meta.download.contentType]: { schema: { type: 'string' } } },
+      content: {
+        [route.meta.download.contentType]: {
+          schema:
+            route.meta.download.contentType === 'application/pdf'
+              ? { type: 'string', format: 'binary' }
+              : { type: 'string' },
+        },
+      },
     };
   else decorated[String(status)] = { ...success, description: status === 201 ? 'Created' : 'OK' };
 

@@ -22,8 +22,10 @@ import { merchantPagesRouter } from './routers/merchant/pages.ts';
 import { merchantReturnsRouter } from './routers/merchant/returns.ts';
 import { merchantReviewsRouter } from './routers/merchant/reviews.ts';
 import { merchantSettingsRouter } from './routers/merchant/settings.ts';
+import { merchantShipmentCancellationsRouter } from './routers/merchant/shipment-cancellations.ts';
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels.ts';
+import { merchantWarehouseOutputsRouter } from './routers/merchant/warehouse-outputs.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
 import { platformSignupsRouter } from './routers/platform/signups.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability.ts';
@@ -80,6 +82,8 @@ export const appRouter = router({
     boxPresets: merchantBoxPresetsRouter,
     carrier: merchantCarrierRouter,
     shippingLabels: merchantShippingLabelsRouter,
+    shipmentCancellations: merchantShipmentCancellationsRouter,
+    warehouseOutputs: merchantWarehouseOutputsRouter,
     orders: merchantOrdersRouter,
     fulfillments: merchantFulfillmentsRouter,
     returns: merchantReturnsRouter,

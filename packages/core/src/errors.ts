@@ -52,9 +52,38 @@ export const ERROR_TABLE = {
     status: 409,
     message: 'The organization has the most active box presets allowed',
   },
+  WAREHOUSE_SELECTION_REJECTED: {
+    status: 409,
+    message: 'A selected fulfillment is not a warehouse output',
+  },
+  LABEL_BATCH_REJECTED: { status: 409, message: 'A selected fulfillment has no printable label' },
   INSUFFICIENT_POSTAGE_FUNDS: {
     status: 409,
     message: 'The postage balance, less open label claims, does not cover the charge',
+  },
+  LABEL_NOT_PURCHASABLE: {
+    status: 409,
+    message: 'The label cannot be bought: address, service or package blockers',
+  },
+  QUOTE_FINGERPRINT_MISMATCH: {
+    status: 409,
+    message: 'The selection or its charge changed since the quote; quote again',
+  },
+  LABEL_ACKNOWLEDGEMENT_REQUIRED: {
+    status: 409,
+    message: 'The purchase lacks a required acknowledgement or reason',
+  },
+  LABEL_PURCHASE_UNSETTLED: {
+    status: 409,
+    message: 'A selected line is held by an unsettled label purchase',
+  },
+  LABEL_PURCHASE_IN_PROGRESS: { status: 409, message: 'The label purchase under this key is in flight' },
+  RECONCILE_NOT_ALLOWED: { status: 409, message: 'The label purchase cannot be reconciled now' },
+  POSTAGE_NOT_VOIDABLE: { status: 409, message: 'Only native postage can be voided' },
+  CARRIER_CHECK_NOT_ALLOWED: { status: 409, message: 'A carrier check is not allowed now' },
+  POSTAGE_NOT_RETIRABLE: {
+    status: 409,
+    message: 'Only current external or legacy postage can be retired by acknowledgement',
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
   EMAIL_POLICY_REJECTED: { status: 422, message: 'The recipient was refused by the email policy' },
@@ -62,6 +91,10 @@ export const ERROR_TABLE = {
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred' },
   PROVIDER_ERROR: { status: 502, message: 'An upstream provider failed' },
   PROVIDER_UNAVAILABLE: { status: 503, message: 'An upstream provider could not be reached' },
+  LABEL_PURCHASE_UNCERTAIN: {
+    status: 503,
+    message: 'The label purchase outcome is unknown; reconcile it',
+  },
   BOOKING_DELIVERY_UNAVAILABLE: { status: 503, message: 'Delivery rating is unavailable' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

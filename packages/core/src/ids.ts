@@ -45,6 +45,8 @@ export const ID_PREFIXES = [
   'box',
   'inm',
   'pst',
+  'lbp',
+  'scn',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

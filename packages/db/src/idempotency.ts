@@ -341,3 +341,150 @@ export async function prunePaymentWebhookEvents(db: Kysely<Database>, now: Date)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * A key bound across a provider call made between two transactions (13.6,
+ * the label purchase): bound without an answer in the first transaction,
+ * then answered (`recordIdempotentAnswer`) or released
+ * (`releaseIdempotencyKey`) in a later one. Until then a same-key request
+ * sees `PENDING` and answers from the state of what it bound, never by
+ * calling the provider again.
+ *
+ * - `BOUND`: claimed now, in this transaction;
+ * - `PENDING`: bound by an earlier request with the same intent, not answered;
+ * - `RECORDED`: answered, the same intent: replay it;
+ * - `NONE` (reads only): no live binding.
+ *
+ * Another intent under a live key is 409 IDEMPOTENCY_KEY_REUSED.
+ */
+export type IdempotencyBinding =
+  | { kind: 'BOUND' }
+  | { kind: 'PENDING' }
+  | { kind: 'RECORDED'; status: number; body: unknown }
+  | { kind: 'NONE' };
+
+function prepared(request: IdempotencyRequest) {
+  const fields = intentFields(request.intent);
+  return {
+    keyHash: hashToken(request.key),
+    fields,
+    intentHash: sha256(
+      canonicalJson({
+        operation: request.operation,
+        params: request.intent.params ?? {},
+        body: request.intent.body,
+      }),
+    ),
+    expiresAt: new Date(request.now.getTime() + IDEMPOTENCY_RETENTION_MS[request.retention]),
+  };
+}
+
+/** The SHA-256 of a key as it is stored, for a record that names the key it was made under. */
+export const idempotencyKeyHash = (key: string): string => hashToken(key);
+
+async function existingBinding(
+  db: Kysely<Database>,
+  request: IdempotencyRequest,
+  keyHash: string,
+  intentHash: string,
+  fields: Record<string, string>,
+): Promise<IdempotencyBinding> {
+  const existing = await db
+    .selectFrom('idempotency_keys')
+    .select(['intent_hash', 'intent_fields', 'response_status', 'response_body'])
+    .where('organization_id', '=', request.organizationId)
+    .where('operation', '=', request.operation)
+    .where('key_hash', '=', keyHash)
+    .where('expires_at', '>', request.now)
+    .executeTakeFirst();
+  if (!existing) return { kind: 'NONE' };
+  if (existing.intent_hash !== intentHash)
+    throw new AppError('IDEMPOTENCY_KEY_REUSED', undefined, {
+      fields: differingFields(existing.intent_fields, fields),
+    });
+  return existing.response_status === null
+    ? { kind: 'PENDING' }
+    : { kind: 'RECORDED', status: existing.response_status, body: existing.response_body };
+}
+
+/** The key's live binding, read without a lock or a write (a pre-check before provider reads). */
+export function readIdempotencyBinding(
+  db: Kysely<Database>,
+  request: IdempotencyRequest,
+): Promise<IdempotencyBinding> {
+  const { keyHash, intentHash, fields } = prepared(request);
+  return existingBinding(db, request, keyHash, intentHash, fields);
+}
+
+/**
+ * Binds the key in the caller's transaction, without an answer (an expired
+ * record counts as absent). A concurrent same-key transaction waits on the
+ * primary key until this one ends, then sees `PENDING` (or, had this one
+ * rolled back, binds itself).
+ */
+export async function bindIdempotencyKey(
+  trx: Kysely<Database>,
+  request: IdempotencyRequest,
+): Promise<IdempotencyBinding> {
+  const { keyHash, intentHash, fields, expiresAt } = prepared(request);
+  const claimed = await trx
+    .insertInto('idempotency_keys')
+    .values({
+      organization_id: request.organizationId,
+      operation: request.operation,
+      key_hash: keyHash,
+      intent_hash: intentHash,
+      intent_fields: JSON.stringify(fields),
+      response_status: null,
+      response_body: null,
+      created_at: request.now,
+      expires_at: expiresAt,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['organization_id', 'operation', 'key_hash'])
+        .doUpdateSet((eb) => ({
+          intent_hash: eb.ref('excluded.intent_hash'),
+          intent_fields: eb.ref('excluded.intent_fields'),
+          response_status: null,
+          response_body: null,
+          created_at: eb.ref('excluded.created_at'),
+          expires_at: eb.ref('excluded.expires_at'),
+        }))
+        .where('idempotency_keys.expires_at', '<=', request.now),
+    )
+    .returning('key_hash')
+    .executeTakeFirst();
+  if (claimed) return { kind: 'BOUND' };
+  return existingBinding(trx, request, keyHash, intentHash, fields);
+}
+
+/** Records the 2xx answer of a bound key in the caller's transaction (a settle), kept as section 12 keeps it. */
+export async function recordIdempotentAnswer(
+  trx: Kysely<Database>,
+  binding: Pick<IdempotencyRequest, 'organizationId' | 'operation'> & { keyHash: string },
+  response: IdempotentResponse<unknown>,
+): Promise<void> {
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ response_status: response.status, response_body: canonicalJson(response.body) })
+    .where('organization_id', '=', binding.organizationId)
+    .where('operation', '=', binding.operation)
+    .where('key_hash', '=', binding.keyHash)
+    .where('response_status', 'is', null)
+    .execute();
+}
+
+/** Releases a bound key that got no success (section 12 records successes only): a retry runs anew. */
+export async function releaseIdempotencyKey(
+  trx: Kysely<Database>,
+  binding: Pick<IdempotencyRequest, 'organizationId' | 'operation'> & { keyHash: string },
+): Promise<void> {
+  await trx
+    .deleteFrom('idempotency_keys')
+    .where('organization_id', '=', binding.organizationId)
+    .where('operation', '=', binding.operation)
+    .where('key_hash', '=', binding.keyHash)
+    .where('response_status', 'is', null)
+    .execute();
+}

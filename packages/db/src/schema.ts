@@ -1020,6 +1020,9 @@ export interface FulfillmentPostagesTable {
   retired_at: Date | null;
   retirement_evidence: Json<Record<string, unknown>> | null;
   created_at: Timestamp;
+  /** Tries to store a native label's document so far; the worker retries at `label_next_fetch_at`. */
+  label_fetch_attempts: Generated<number>;
+  label_next_fetch_at: Timestamp | null;
 }
 
 /** The sandbox carrier's account of one tenant (13.10): its prepaid balance and behaviours. */
@@ -1078,6 +1081,38 @@ export interface LabelPurchasesTable {
   reconcile_attempts: Generated<number>;
   last_reconciled_at: Timestamp | null;
   reconcile_outcome: 'PURCHASED' | 'NOT_PURCHASED' | null;
+  /** SHA-256 of the idempotency key the purchase was claimed under. */
+  key_hash: string | null;
+}
+
+/** One row per tenant: the claim transaction's lock over its open label charges (13.4, 13.12). */
+export interface PostageAccountsTable {
+  organization_id: string;
+  created_at: Timestamp;
+}
+
+export type ShipmentCancellationStatus = 'PENDING' | 'VOIDED' | 'REJECTED' | 'EXHAUSTED' | 'NOT_SENT';
+
+/** One void attempt on one native postage (`scn_…`, 13.14); at most one open per fulfillment. */
+export interface ShipmentCancellationsTable {
+  organization_id: string;
+  id: string;
+  fulfillment_id: string;
+  postage_id: string;
+  status: ShipmentCancellationStatus;
+  reason: string | null;
+  requested_by: string | null;
+  requested_at: Timestamp;
+  void_requested_at: Timestamp | null;
+  void_request_count: Generated<number>;
+  poll_attempts: Generated<number>;
+  /** When the worker reads the label's status next; null once closed or exhausted. */
+  next_poll_at: Timestamp | null;
+  evidence: Json<Record<string, unknown>> | null;
+  checks: JsonWithDefault<Record<string, unknown>[]>;
+  last_checked_at: Timestamp | null;
+  closed_at: Timestamp | null;
+  updated_at: Timestamp;
 }
 
 /** The stored document of a purchased label (13.13), read by the labels PDF batch (13.15). */
@@ -1114,6 +1149,8 @@ export interface Database {
   sandbox_carrier_labels: SandboxCarrierLabelsTable;
   label_purchases: LabelPurchasesTable;
   label_artifacts: LabelArtifactsTable;
+  postage_accounts: PostageAccountsTable;
+  shipment_cancellations: ShipmentCancellationsTable;
   inventory_movements: InventoryMovementsTable;
   organizations: OrganizationsTable;
   merchant_users: MerchantUsersTable;
@@ -1212,6 +1249,7 @@ export type FulfillmentLine = Selectable<FulfillmentLinesTable>;
 export type FulfillmentPostage = Selectable<FulfillmentPostagesTable>;
 export type SandboxCarrierLabel = Selectable<SandboxCarrierLabelsTable>;
 export type LabelPurchase = Selectable<LabelPurchasesTable>;
+export type ShipmentCancellation = Selectable<ShipmentCancellationsTable>;
 
 /** Every column of every table, checked against the database by a test. */
 export const SCHEMA_COLUMNS = {
@@ -1305,6 +1343,27 @@ export const SCHEMA_COLUMNS = {
     'reconcile_attempts',
     'last_reconciled_at',
     'reconcile_outcome',
+    'key_hash',
+  ],
+  postage_accounts: ['organization_id', 'created_at'],
+  shipment_cancellations: [
+    'organization_id',
+    'id',
+    'fulfillment_id',
+    'postage_id',
+    'status',
+    'reason',
+    'requested_by',
+    'requested_at',
+    'void_requested_at',
+    'void_request_count',
+    'poll_attempts',
+    'next_poll_at',
+    'evidence',
+    'checks',
+    'last_checked_at',
+    'closed_at',
+    'updated_at',
   ],
   label_artifacts: [
     'organization_id',
@@ -1333,6 +1392,8 @@ export const SCHEMA_COLUMNS = {
     'retired_at',
     'retirement_evidence',
     'created_at',
+    'label_fetch_attempts',
+    'label_next_fetch_at',
   ],
   inventory_movements: [
     'organization_id',

@@ -6,6 +6,8 @@ export * from './orders/index.ts';
 export * from './return-actions/index.ts';
 export * from './returns/index.ts';
 export * from './sales-records/record-sale.ts';
+export * from './shipment-cancellations/index.ts';
 export * from './shipping-label/index.ts';
 export * from './shipping-package/index.ts';
 export * from './tax/index.ts';
+export * from './warehouse/index.ts';

@@ -21,6 +21,8 @@ import * as fulfillments from './2026_11_26_0022_fulfillments.ts';
 import * as fulfillmentEdges from './2026_11_26_0023_fulfillment_edges.ts';
 import * as carrier from './2026_11_26_0024_carrier.ts';
 import * as labelArtifacts from './2026_11_26_0025_label_artifacts.ts';
+import * as labelPurchasesAndCancellations from './2026_11_26_0026_label_purchases_and_cancellations.ts';
+import * as warehouseOutputs from './2026_11_26_0027_warehouse_outputs.ts';
 import * as hostedLookups from './2026_11_26_0028_hosted_lookups.ts';
 import * as checkoutShippingAddress from './2026_11_26_0029_checkout_shipping_address.ts';
 
@@ -48,6 +50,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0023_fulfillment_edges': fulfillmentEdges,
   '2026_11_26_0024_carrier': carrier,
   '2026_11_26_0025_label_artifacts': labelArtifacts,
+  '2026_11_26_0026_label_purchases_and_cancellations': labelPurchasesAndCancellations,
+  '2026_11_26_0027_warehouse_outputs': warehouseOutputs,
   '2026_11_26_0028_hosted_lookups': hostedLookups,
   '2026_11_26_0029_checkout_shipping_address': checkoutShippingAddress,
 };

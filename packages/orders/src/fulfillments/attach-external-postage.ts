@@ -3,6 +3,7 @@ import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { readFulfillment } from './fulfillment-read.ts';
 import {
+  assertNoUnsettledPurchase,
   currentPostage,
   invalidMove,
   isPaidNative,
@@ -35,6 +36,7 @@ export async function attachExternalPostage(
       throw new AppError('PAID_POSTAGE_ACTIVE', 'The fulfillment has current paid postage; cancel it first');
     if (fulfillment.status !== 'PLANNED' && !(fulfillment.status === 'READY' && current === undefined))
       throw invalidMove(fulfillment.status, 'READY');
+    await assertNoUnsettledPurchase(trx, fulfillment);
     await trx
       .insertInto('fulfillment_postages')
       .values({

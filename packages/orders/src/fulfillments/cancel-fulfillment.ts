@@ -3,6 +3,7 @@ import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { readFulfillment } from './fulfillment-read.ts';
 import {
+  assertNoUnsettledPurchase,
   currentPostage,
   invalidMove,
   isPaidNative,
@@ -33,6 +34,7 @@ export async function cancelFulfillment(
       throw invalidMove(fulfillment.status, 'CANCELLED');
     if (fulfillment.status === 'READY' && isPaidNative(currentPostage(await postagesOf(trx, fulfillment))))
       throw new AppError('PAID_POSTAGE_ACTIVE', 'The fulfillment has current paid postage; void it first');
+    await assertNoUnsettledPurchase(trx, fulfillment);
     const lines = await linesOf(trx, fulfillment);
     await lockRequestedLines(
       trx,

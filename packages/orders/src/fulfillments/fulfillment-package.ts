@@ -78,7 +78,17 @@ export function packageColumns(resolved: FulfillmentPackageRead | null) {
 }
 
 /** The read of a fulfillment's stored package: null when it has none. */
-export function packageOf(row: Fulfillment): FulfillmentPackageRead | null {
+export function packageOf(
+  row: Pick<
+    Fulfillment,
+    | 'package_box_preset_id'
+    | 'package_box_preset_revision'
+    | 'package_length_mm'
+    | 'package_width_mm'
+    | 'package_height_mm'
+    | 'package_loaded_weight_grams'
+  >,
+): FulfillmentPackageRead | null {
   if (
     row.package_length_mm === null ||
     row.package_width_mm === null ||

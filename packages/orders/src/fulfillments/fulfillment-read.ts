@@ -1,9 +1,20 @@
 import { AppError, keysetAfter, type Page } from '@commerce/core';
-import type { Database, Fulfillment, FulfillmentLine, FulfillmentPostage } from '@commerce/db';
+import type {
+  Database,
+  Fulfillment,
+  FulfillmentLine,
+  FulfillmentPostage,
+  ShipmentCancellation,
+} from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { packageOf } from './fulfillment-package.ts';
 import { resolveRecordId } from './fulfillment-target.ts';
-import type { FulfillmentListQuery, FulfillmentRead } from './schemas.ts';
+import type {
+  FulfillmentListQuery,
+  FulfillmentRead,
+  ShipmentCancellationRead,
+  VoidEvidence,
+} from './schemas.ts';
 
 const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
 
@@ -59,10 +70,27 @@ export function trackingOf(
 const isCurrent = (postage: FulfillmentPostage) =>
   postage.status === 'ACTIVE' || postage.status === 'VOID_PENDING';
 
+export function toCancellationRead(row: ShipmentCancellation): ShipmentCancellationRead {
+  return {
+    id: row.id,
+    status: row.status,
+    reason: row.reason,
+    requestedBy: row.requested_by,
+    requestedAt: new Date(row.requested_at).toISOString(),
+    voidRequestedAt: iso(row.void_requested_at),
+    voidRequestCount: row.void_request_count,
+    pollAttempts: row.poll_attempts,
+    evidence: row.evidence as VoidEvidence | null,
+    checks: row.checks as ShipmentCancellationRead['checks'],
+    closedAt: iso(row.closed_at),
+  };
+}
+
 export function toFulfillmentRead(
   row: Fulfillment,
   lines: readonly FulfillmentLine[],
   postages: readonly FulfillmentPostage[],
+  latestCancellation: ShipmentCancellation | null = null,
 ): FulfillmentRead {
   const current = postages.find(isCurrent) ?? null;
   const effective = trackingOf(row, current);
@@ -92,7 +120,7 @@ export function toFulfillmentRead(
     package: packageOf(row),
     postage: current ? toPostageRead(current) : null,
     retiredPostage: postages.filter((postage) => !isCurrent(postage)).map(toPostageRead),
-    cancellation: null,
+    cancellation: latestCancellation ? toCancellationRead(latestCancellation) : null,
     notification:
       row.shipped_at === null
         ? null
@@ -115,7 +143,7 @@ export function toFulfillmentRead(
   };
 }
 
-/** Several fulfillments read in three queries (rows, lines, postages), in the order of `rows`. */
+/** Several fulfillments read in four queries (rows, lines, postages, cancellations), in the order of `rows`. */
 export async function readFulfillmentRows(
   db: Kysely<Database>,
   organizationId: string,
@@ -123,7 +151,7 @@ export async function readFulfillmentRows(
 ): Promise<FulfillmentRead[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const [lines, postages] = await Promise.all([
+  const [lines, postages, cancellations] = await Promise.all([
     db
       .selectFrom('fulfillment_lines')
       .selectAll()
@@ -141,12 +169,25 @@ export async function readFulfillmentRows(
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute(),
+    // The latest cancellation of each (index shipment_cancellations_fulfillment).
+    db
+      .selectFrom('shipment_cancellations')
+      .selectAll()
+      .distinctOn('fulfillment_id')
+      .where('organization_id', '=', organizationId)
+      .where('fulfillment_id', 'in', ids)
+      .orderBy('fulfillment_id')
+      .orderBy('requested_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
   ]);
+  const latest = new Map(cancellations.map((row) => [row.fulfillment_id, row]));
   return rows.map((row) =>
     toFulfillmentRead(
       row,
       lines.filter((line) => line.fulfillment_id === row.id),
       postages.filter((postage) => postage.fulfillment_id === row.id),
+      latest.get(row.id) ?? null,
     ),
   );
 }

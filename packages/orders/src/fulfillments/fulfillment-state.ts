@@ -72,6 +72,30 @@ export const currentPostage = (postages: readonly FulfillmentPostage[]) =>
 export const isPaidNative = (postage: FulfillmentPostage | undefined) =>
   postage !== undefined && (postage.source === 'NATIVE' || postage.source === 'LEGACY');
 
+/**
+ * 409 LABEL_PURCHASE_UNSETTLED (`details.purchaseId`) while a `PENDING` or
+ * `UNCERTAIN` label purchase holds the fulfillment: cancelling it or giving
+ * it other postage then would leave a label bought for nothing, or two
+ * current postages. Reconcile the purchase first.
+ */
+export async function assertNoUnsettledPurchase(
+  trx: Kysely<Database>,
+  fulfillment: Fulfillment,
+): Promise<void> {
+  const open = await trx
+    .selectFrom('label_purchases')
+    .select('id')
+    .where('organization_id', '=', fulfillment.organization_id)
+    .where('sales_record_id', '=', fulfillment.sales_record_id)
+    .where('fulfillment_id', '=', fulfillment.id)
+    .where('status', 'in', ['PENDING', 'UNCERTAIN'])
+    .executeTakeFirst();
+  if (open)
+    throw new AppError('LABEL_PURCHASE_UNSETTLED', 'A label purchase for this fulfillment is unsettled', {
+      purchaseId: open.id,
+    });
+}
+
 /** Locks the record pair, then the fulfillment (13.4 order: record, fulfillment, lines, variants). */
 export async function lockFulfillment(
   trx: Kysely<Database>,
@@ -97,7 +121,7 @@ export async function linesOf(trx: Kysely<Database>, fulfillment: Fulfillment) {
 /** The fulfillment's lines, in request order, with the line's names and its variant's SKU as they are now. */
 export async function insertLines(
   trx: Kysely<Database>,
-  ctx: FulfillmentContext,
+  ctx: Pick<FulfillmentContext, 'organizationId'>,
   fulfillmentId: string,
   lines: FulfillmentLinesInput,
   locked: Map<string, SalesRecordLine>,

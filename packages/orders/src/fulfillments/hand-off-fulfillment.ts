@@ -1,6 +1,7 @@
 import { AppError } from '@commerce/core';
 import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { openCancellationOf } from '../shipment-cancellations/close-cancellation.ts';
 import { readFulfillment } from './fulfillment-read.ts';
 import {
   currentPostage,
@@ -72,6 +73,9 @@ async function handOff(
     notBeforeWhat: 'the order was created',
   });
   if (fulfillment.status !== 'READY') throw invalidMove(fulfillment.status, 'SHIPPED');
+  // An open cancellation (PENDING, or EXHAUSTED without evidence) blocks handoff until it closes (13.14).
+  if (await openCancellationOf(trx, ctx.organizationId, fulfillment.id))
+    throw new AppError('HANDOFF_BLOCKED', 'A void of the postage is open', { reason: 'VOID_PENDING' });
   const current = currentPostage(await postagesOf(trx, fulfillment));
   if (current === undefined)
     throw new AppError('HANDOFF_BLOCKED', 'The fulfillment has no current postage', {

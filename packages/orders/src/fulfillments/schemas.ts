@@ -276,7 +276,7 @@ export const postageSchema = z
     source: z
       .enum(['NATIVE', 'EXTERNAL', 'LEGACY'])
       .describe(
-        '`EXTERNAL` (recorded by the merchant) is the only source so far; label purchases come later',
+        '`NATIVE` (bought here), `EXTERNAL` (recorded by the merchant), `LEGACY` (imported, not addressable by the carrier)',
       ),
     status: z.enum(['ACTIVE', 'VOID_PENDING', 'VOIDED', 'RETIRED']),
     carrier: z.string(),
@@ -286,12 +286,58 @@ export const postageSchema = z
     chargeInCents: z.number().int().nullable().describe('Null for external postage'),
     currency: z.string().nullable(),
     purchaseId: z.string().nullable().describe('Null for external postage'),
-    labelAvailable: z.boolean().describe('False for external postage: no label artifact is stored'),
+    labelAvailable: z
+      .boolean()
+      .describe('Whether the label document is stored (native only; the worker retries a failed fetch)'),
     purchasedAt: instant.nullable(),
     retiredAt: instant.nullable(),
     retirementEvidence: z.record(z.string(), z.unknown()).nullable(),
   })
   .meta({ id: 'Postage' });
+
+export const VOID_EVIDENCE_SOURCES = ['VOID_RESPONSE', 'STATUS_READ', 'CARRIER_CHECK'] as const;
+export const SHIPMENT_CANCELLATION_STATUSES = [
+  'PENDING',
+  'VOIDED',
+  'REJECTED',
+  'EXHAUSTED',
+  'NOT_SENT',
+] as const;
+
+/** A carrier's statement that the label is voided or refunded (13.14); "submitted" or "pending" is not one. */
+export const voidEvidenceSchema = z
+  .object({
+    source: z.enum(VOID_EVIDENCE_SOURCES),
+    providerStatus: z.string().describe("The carrier's own status, raw"),
+    providerReference: z.string().describe('The label the carrier spoke of (its tracking number)'),
+    observedAt: instant,
+    refundAmountInCents: z.number().int().nullable(),
+  })
+  .meta({ id: 'VoidEvidence' });
+export type VoidEvidence = z.infer<typeof voidEvidenceSchema>;
+
+export const shipmentCancellationSchema = z
+  .object({
+    id: z.string().describe('`scn_…`'),
+    status: z
+      .enum(SHIPMENT_CANCELLATION_STATUSES)
+      .describe(
+        '`PENDING` and `EXHAUSTED` are open (handoff blocked); `VOIDED` closed by evidence; `REJECTED` and `NOT_SENT` closed with the label still standing',
+      ),
+    reason: z.string().nullable(),
+    requestedBy: z.string().nullable(),
+    requestedAt: instant,
+    voidRequestedAt: instant.nullable(),
+    voidRequestCount: z.number().int().describe('Always 1: one void request per cancellation'),
+    pollAttempts: z.number().int().describe("The worker's status reads so far (at most 7)"),
+    evidence: voidEvidenceSchema.nullable(),
+    checks: z
+      .array(z.object({ at: instant, providerStatus: z.string().nullable(), result: z.string() }))
+      .describe('Carrier checks of an `EXHAUSTED` cancellation that found the void still pending'),
+    closedAt: instant.nullable(),
+  })
+  .meta({ id: 'ShipmentCancellation' });
+export type ShipmentCancellationRead = z.infer<typeof shipmentCancellationSchema>;
 
 export const fulfillmentPackageSchema = z
   .object({
@@ -314,7 +360,7 @@ export const fulfillmentSchema = z
     origin: z
       .enum(FULFILLMENT_ORIGINS)
       .describe(
-        '`DIRECT` (direct fulfillment) or `PLANNED` (plan route); `NATIVE_LABEL` and `LEGACY` are reserved for label purchases and imported history, not produced yet',
+        '`DIRECT` (direct fulfillment), `PLANNED` (plan route), `NATIVE_LABEL` (created by a label purchase); `LEGACY` is reserved for imported history',
       ),
     lines: z.array(fulfillmentLineSchema).describe('PRODUCT lines only; fixed at creation'),
     tracking: z
@@ -326,9 +372,9 @@ export const fulfillmentSchema = z
       .describe('The outer package a plan was given; null when none was'),
     postage: postageSchema.nullable().describe('The current postage (`ACTIVE` or `VOID_PENDING`), else null'),
     retiredPostage: z.array(postageSchema).describe('Earlier postage, newest first'),
-    cancellation: z
-      .null()
-      .describe('The latest shipment cancellation: always null until native labels and their voids exist'),
+    cancellation: shipmentCancellationSchema
+      .nullable()
+      .describe('The latest shipment cancellation (cancel-prepared-shipment), or null'),
     notification: z
       .object({
         decision: z.enum(['SEND', 'SUPPRESS']).nullable(),

@@ -25,6 +25,33 @@ export async function openClaimsInCents(db: Kysely<Database>, organizationId: st
 }
 
 /**
+ * The claim's re-sum under the `postage_accounts` lock (13.12): the open
+ * claims, plus the charges of purchases settled `PURCHASED` since the
+ * balance was read (`balanceReadAt`): their debits may postdate that read,
+ * so a balance read before concurrent purchases settled never lets later
+ * claims spend it again. Counting one that the read did include only errs
+ * on the safe side.
+ */
+export async function committedSinceInCents(
+  db: Kysely<Database>,
+  organizationId: string,
+  balanceReadAt: Date,
+): Promise<number> {
+  const row = await db
+    .selectFrom('label_purchases')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('charge_in_cents'), eb.lit(0)).as('total'))
+    .where('organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['PENDING', 'UNCERTAIN']),
+        eb.and([eb('status', '=', 'PURCHASED'), eb('settled_at', '>=', balanceReadAt)]),
+      ]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/**
  * The quote's funding (13.11, 13.12): available is the balance less open
  * claims; `SUFFICIENT` when it covers the charge, `INSUFFICIENT` with the
  * shortfall when not, `UNKNOWN` when the balance could not be read or there

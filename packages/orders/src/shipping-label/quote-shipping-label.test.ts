@@ -2,20 +2,18 @@ import { type AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBoxPreset } from '../box-presets/create-box-preset.ts';
-import { createBoxPresetInputSchema } from '../box-presets/schemas.ts';
 import { withCarrierDeadline } from '../carrier/carrier-deadline.ts';
 import type { CarrierProvider, CarrierResult } from '../carrier/carrier-provider.ts';
 import { createCarrierProvider } from '../carrier/create-carrier-provider.ts';
 import { addSandboxFunds, updateSandboxCarrier } from '../carrier/sandbox-control.ts';
 import { planFulfillment } from '../fulfillments/plan-fulfillment.ts';
 import { planFulfillmentInputSchema } from '../fulfillments/schemas.ts';
-import { createLegacyOrder } from '../orders/create-legacy-order.ts';
-import { createOrderTenant, type OrderTenant, TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
+import { TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
 import { classifyLabel, type LabelFacts } from './classify-label.ts';
 import { fundingPreflight, readPostageBalance } from './funding.ts';
 import { quoteShippingLabel } from './quote-shipping-label.ts';
 import { shippingLabelQuoteInputSchema } from './schemas.ts';
+import { createLabelShop, SHIP_TO, type Shop } from './test-support.ts';
 
 let handle: DatabaseHandle;
 let carrier: CarrierProvider;
@@ -32,111 +30,8 @@ afterAll(async () => {
   await handle.close();
 });
 
-const SHIP_FROM = {
-  name: 'Shop',
-  line1: '1 Warehouse Rd',
-  city: 'Springfield',
-  postalCode: '12345',
-  country: 'US',
-};
-const SHIP_TO = {
-  name: 'Ada Lovelace',
-  line1: '2 Main St',
-  city: 'Shelbyville',
-  postalCode: '54321',
-  country: 'US',
-};
-
-interface Shop {
-  shop: OrderTenant;
-  recordId: string;
-  orderId: string;
-  variantLineId: string;
-  itemLineId: string;
-  towerId: string;
-}
-
-/**
- * An order of 3 variant units (300 g, 100 × 100 × 50) and 2 item units (200 g,
- * same size): 1300 g of catalog weight; the "Tower" preset (100 × 100 × 250,
- * tare 100) is their proven fit, 1400 g loaded, 500 g volumetric: GROUND 680.
- */
-async function shopWithOrder(
-  options: { shipFrom?: boolean; shipTo?: boolean; collectedShippingInCents?: number } = {},
-): Promise<Shop> {
-  const shop = await createOrderTenant(handle.db, clock);
-  const dims = (weight: number) => ({
-    shipping_weight_grams: weight,
-    shipping_length_mm: 100,
-    shipping_width_mm: 100,
-    shipping_height_mm: 50,
-  });
-  await handle.db.updateTable('items').set(dims(200)).where('id', '=', shop.itemId).execute();
-  await handle.db.updateTable('variants').set(dims(300)).where('id', '=', shop.variantId).execute();
-  const order = await createLegacyOrder(
-    handle.db,
-    shop.scope(),
-    shop.body({
-      items: [
-        {
-          itemId: shop.itemId,
-          variantId: shop.variantId,
-          name: 'Tee blue',
-          quantity: 3,
-          unitPriceInCents: 1500,
-        },
-        { itemId: shop.itemId, variantId: null, name: 'Tee', quantity: 2, unitPriceInCents: 1500 },
-      ],
-    }),
-  );
-  const { sales_record_id: recordId } = await handle.db
-    .selectFrom('orders')
-    .select('sales_record_id')
-    .where('id', '=', order.id)
-    .executeTakeFirstOrThrow();
-  await handle.db
-    .updateTable('sales_records')
-    .set((eb) => ({
-      shipping_in_cents: options.collectedShippingInCents ?? 1000,
-      total_in_cents: eb('total_in_cents', '+', options.collectedShippingInCents ?? 1000),
-      shipping_address: options.shipTo === false ? null : JSON.stringify(SHIP_TO),
-    }))
-    .where('id', '=', recordId)
-    .execute();
-  await handle.db
-    .insertInto('organization_settings')
-    .values({
-      organization_id: shop.organizationId,
-      business_profile: JSON.stringify(options.shipFrom === false ? {} : { shipFromAddress: SHIP_FROM }),
-      created_at: clock.now(),
-      updated_at: clock.now(),
-    })
-    .execute();
-  const lines = await handle.db
-    .selectFrom('sales_record_lines')
-    .select(['id', 'variant_id'])
-    .where('sales_record_id', '=', recordId)
-    .execute();
-  const tower = await createBoxPreset(
-    handle.db,
-    shop.ctx(),
-    createBoxPresetInputSchema.parse({
-      name: 'Tower',
-      innerLengthMm: 100,
-      innerWidthMm: 100,
-      innerHeightMm: 250,
-      tareWeightGrams: 100,
-    }),
-  );
-  return {
-    shop,
-    recordId,
-    orderId: order.id,
-    variantLineId: lines.find((line) => line.variant_id !== null)!.id,
-    itemLineId: lines.find((line) => line.variant_id === null)!.id,
-    towerId: tower.id,
-  };
-}
+const shopWithOrder = (options: Parameters<typeof createLabelShop>[2] = {}) =>
+  createLabelShop(handle.db, clock, options);
 
 const allLines = (s: Shop) => [
   { lineId: s.variantLineId, quantity: 3 },

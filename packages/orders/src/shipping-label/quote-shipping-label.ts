@@ -1,10 +1,11 @@
 import { AppError } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import type { CarrierParcel, CarrierProvider, Rate } from '../carrier/carrier-provider.ts';
+import type { CarrierParcel, CarrierProvider, Rate, RateRequest } from '../carrier/carrier-provider.ts';
 import { resolvePackage } from '../fulfillments/fulfillment-package.ts';
 import { currentPostage } from '../fulfillments/fulfillment-state.ts';
 import { resolveRecordId, unfulfillableReason } from '../fulfillments/fulfillment-target.ts';
+import type { FulfillmentPackageRead } from '../fulfillments/schemas.ts';
 import { recommendPackageForLines } from '../shipping-package/recommend-shipping-package.ts';
 import { classifyLabel } from './classify-label.ts';
 import { fundingOf, openClaimsInCents } from './funding.ts';
@@ -48,6 +49,30 @@ export async function quoteShippingLabel(
   ctx: LabelQuoteContext,
   input: ShippingLabelQuoteInput,
 ): Promise<ShippingLabelQuote> {
+  return (await evaluateLabelSelection(db, ctx, input)).quote;
+}
+
+/** What the purchase needs beyond the quote: the resolved record and what the carrier is asked to sell. */
+export interface LabelSelection {
+  quote: ShippingLabelQuote;
+  recordId: string;
+  /** The package as rated, stored with the purchase for the fulfillment it labels. */
+  package: FulfillmentPackageRead;
+  /** The carrier request (absent when an address is missing). */
+  rateRequest: RateRequest | null;
+  /** The provider balance the quote read, null when it could not. */
+  balanceInCents: number | null;
+}
+
+/**
+ * The quote's whole computation (13.11), shared by the purchase (13.13 steps
+ * 2 to 5), which recomputes the selection exactly as the quote did.
+ */
+export async function evaluateLabelSelection(
+  db: Kysely<Database>,
+  ctx: LabelQuoteContext,
+  input: ShippingLabelQuoteInput,
+): Promise<LabelSelection> {
   const { organizationId, carrier } = ctx;
   const service = carrier.services().find((candidate) => candidate.code === input.service);
   const carrierIssues = [
@@ -171,10 +196,18 @@ export async function quoteShippingLabel(
   const catalogWeightGrams = recommendation.catalogWeightGrams;
 
   let rate: Rate | null = null;
-  if (shipFrom && shipTo) {
-    const parcel: CarrierParcel = { ...outer, weightGrams: loadedWeightGrams };
+  const rateRequest: RateRequest | null =
+    shipFrom && shipTo
+      ? {
+          service: input.service,
+          parcel: { ...outer, weightGrams: loadedWeightGrams } satisfies CarrierParcel,
+          shipFrom,
+          shipTo,
+        }
+      : null;
+  if (rateRequest) {
     const account = { organizationId, currency: settings.currency };
-    const answer = await carrier.rate(account, { service: input.service, parcel, shipFrom, shipTo });
+    const answer = await carrier.rate(account, rateRequest);
     if (answer.kind === 'UNAVAILABLE' || answer.kind === 'UNCERTAIN')
       throw new AppError('PROVIDER_UNAVAILABLE', 'The carrier could not rate the label now; retry');
     if (answer.kind === 'REJECTED') {
@@ -201,7 +234,7 @@ export async function quoteShippingLabel(
   const fingerprintPackage: FingerprintSelection['package'] = preset
     ? { boxPresetId: preset.id, boxPresetRevision: preset.revision, ...outer }
     : outer;
-  return {
+  const quote: ShippingLabelQuote = {
     selectionQuoteFingerprint:
       rate && shipFrom && shipTo
         ? selectionQuoteFingerprint({
@@ -239,5 +272,17 @@ export async function quoteShippingLabel(
     },
     funding: fundingOf(balance, openClaims, rate?.chargeInCents ?? null),
     decision,
+  };
+  return {
+    quote,
+    recordId,
+    package: {
+      boxPresetId: preset?.id ?? null,
+      boxPresetRevision: preset?.revision ?? null,
+      ...outer,
+      loadedWeightGrams,
+    },
+    rateRequest,
+    balanceInCents: balance?.kind === 'OK' ? balance.value.balanceInCents : null,
   };
 }

@@ -1,5 +1,10 @@
+import { cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
-import { fulfillmentLinesInputSchema, fulfillmentPackageInputSchema } from '../fulfillments/schemas.ts';
+import {
+  fulfillmentLinesInputSchema,
+  fulfillmentPackageInputSchema,
+  fulfillmentSchema,
+} from '../fulfillments/schemas.ts';
 
 /** The quote's body and answer (CONTRACT-fulfillment.md 13.11, 13.12; limits 13.21). */
 
@@ -134,3 +139,111 @@ export const postageBalanceSchema = z
   })
   .meta({ id: 'PostageBalance' });
 export type PostageBalance = z.infer<typeof postageBalanceSchema>;
+
+/** The purchase's body (13.13): the quote's, the fingerprint it answered, and what the decision required. */
+export const purchaseShippingLabelInputSchema = shippingLabelQuoteInputSchema.extend({
+  selectionQuoteFingerprint: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe("The quote's `sqf1_…`; the server recomputes it and refuses a difference"),
+  acknowledgements: z
+    .array(z.enum(LABEL_ACKNOWLEDGEMENTS))
+    .max(LABEL_ACKNOWLEDGEMENTS.length)
+    .default([])
+    .describe("The quote's `acknowledgementsRequired` the merchant accepts (default none)"),
+  overrideReason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Required with `PACKAGE_OVERRIDE` or `WEIGHT_BELOW_CATALOG`; 1 to 500'),
+  reason: z.string().trim().min(1).max(500).optional().describe('The spend reason a `HIGH_RISK` label needs'),
+});
+export type PurchaseShippingLabelInput = z.output<typeof purchaseShippingLabelInputSchema>;
+
+export const LABEL_PURCHASE_STATUSES = ['PENDING', 'PURCHASED', 'FAILED', 'UNCERTAIN'] as const;
+export const RECONCILIATION_STATUSES = [
+  'NOT_REQUIRED',
+  'IN_FLIGHT',
+  'ALLOWED',
+  'COOLING_DOWN',
+  'RESOLVED',
+] as const;
+
+export const reconciliationSchema = z
+  .object({
+    status: z.enum(RECONCILIATION_STATUSES),
+    allowed: z.boolean().describe('Whether `POST …/reconcile` may run now'),
+    allowedAfter: z.iso
+      .datetime()
+      .nullable()
+      .describe('When an `IN_FLIGHT` or `COOLING_DOWN` purchase may be reconciled'),
+    attempts: z.number().int().describe('Reconciles attempted, answered or not'),
+    lastCheckedAt: z.iso.datetime().nullable(),
+    outcome: z
+      .enum(['PURCHASED', 'NOT_PURCHASED'])
+      .nullable()
+      .describe('What a reconcile settled; null unless `RESOLVED`'),
+  })
+  .meta({ id: 'LabelPurchaseReconciliation' });
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
+
+export const labelPurchaseSchema = z
+  .object({
+    id: z.string().describe('`lbp_…`: also the carrier-side client reference'),
+    recordId: z.string(),
+    orderId: z.string().nullable(),
+    fulfillmentId: z
+      .string()
+      .nullable()
+      .describe('The fulfillment labelled: the named one, or the `READY` one a purchase created'),
+    status: z.enum(LABEL_PURCHASE_STATUSES),
+    failure: z.enum(['DECLINED', 'NOT_SENT', 'NOT_PURCHASED']).nullable(),
+    carrier: z.string(),
+    service: z.string(),
+    chargeInCents: z.number().int(),
+    currency: z.string(),
+    classification: z.enum(['HIGH_RISK', 'REVIEW_REQUIRED', 'STANDARD']),
+    acknowledgements: z.array(z.enum(LABEL_ACKNOWLEDGEMENTS)),
+    overrideReason: z.string().nullable(),
+    reason: z.string().nullable(),
+    trackingNumber: z.string().nullable(),
+    createdBy: z.string().nullable(),
+    claimedAt: z.iso.datetime(),
+    settledAt: z.iso.datetime().nullable(),
+    reconciliation: reconciliationSchema,
+  })
+  .meta({ id: 'LabelPurchase' });
+export type LabelPurchaseRead = z.infer<typeof labelPurchaseSchema>;
+
+export const labelPurchasePathSchema = z.object({
+  orderId: shippingLabelQuoteInputSchema.shape.orderId,
+  purchaseId: z.string().min(1).max(64).describe('A label purchase (`lbp_…`) of that order'),
+});
+export type LabelPurchasePath = z.output<typeof labelPurchasePathSchema>;
+
+export const labelPurchaseListQuerySchema = z.object({
+  orderId: shippingLabelQuoteInputSchema.shape.orderId,
+  limit: limitSchema,
+  cursor: cursorSchema.optional().describe('The id of the last purchase of the previous page (`nextCursor`)'),
+});
+export type LabelPurchaseListQuery = z.output<typeof labelPurchaseListQuerySchema>;
+
+export const reconcileLabelPurchaseInputSchema = labelPurchasePathSchema.strict();
+
+export const labelPurchaseResultSchema = z
+  .object({ purchase: labelPurchaseSchema, fulfillment: fulfillmentSchema })
+  .meta({ id: 'LabelPurchaseResult' });
+export type LabelPurchaseResult = z.infer<typeof labelPurchaseResultSchema>;
+
+export const labelReconcileResultSchema = z
+  .object({
+    purchase: labelPurchaseSchema,
+    fulfillment: fulfillmentSchema
+      .optional()
+      .describe('Present when the reconcile found the label bought (`PURCHASED`)'),
+  })
+  .meta({ id: 'LabelReconcileResult' });
+export type LabelReconcileResult = z.infer<typeof labelReconcileResultSchema>;

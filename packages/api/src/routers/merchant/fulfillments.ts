@@ -56,7 +56,7 @@ const FULFILLABLE =
 const LOCKED =
   'The order, the record and the lines are locked in one transaction (lines in id order, then the variants); under those locks more than a line has left (`quantity − shipped − allocated`) is `409 OVER_FULFILLMENT`, `details.lines[{ lineId, requested, available }]`, and nothing changes.';
 const READ =
-  'A fulfillment carries its fixed `lines`, `tracking`, `package` (a plan’s confirmed outer package, else null), `postage` (current) and `retiredPostage`, `notification` (from `SHIPPED`), timestamps and `version`. Carriers, label purchases and shipment cancellations are not built yet: `origin` is `DIRECT` or `PLANNED`, `postage.source` only `EXTERNAL`, `cancellation` is always null.';
+  'A fulfillment carries its fixed `lines`, `tracking`, `package` (a plan’s confirmed outer package, else null), `postage` (current) and `retiredPostage`, `notification` (from `SHIPPED`), timestamps and `version`. `origin` is `DIRECT`, `PLANNED` or `NATIVE_LABEL` (created by a label purchase); `postage.source` is `NATIVE` (bought here; `labelAvailable` once its document is stored), `EXTERNAL` or `LEGACY`; `cancellation` is the latest shipment cancellation (`cancel-prepared-shipment`) or null.';
 
 export const merchantFulfillmentsRouter = router({
   list: merchantProcedure
@@ -154,10 +154,15 @@ export const merchantFulfillmentsRouter = router({
         description: [
           `${OPERATOR} ${ADDRESSING} \`x-idempotency-key\` is ignored: the state guards the route.`,
           'Body: `carrier` (1 to 50), `service?` (1 to 50), `trackingNumber` (1 to 100 letters, digits, spaces, hyphens), `trackingUrl?` (https, at most 2000). Unknown keys are `400`.',
-          `\`PLANNED\` → \`READY\` with postage \`{ source: EXTERNAL, status: ACTIVE }\` (no label artifact is stored). Any other state, a \`READY\` one with current postage included, is \`409 INVALID_STATE_TRANSITION\` (\`details { from, to }\`); \`409 PAID_POSTAGE_ACTIVE\` is answered instead when that postage is paid native postage (label purchases are not built yet). ${FULFILLABLE} Counters do not change. Audited as \`fulfillment.external_postage_attached\`. Answers \`200\` with the fulfillment.`,
+          `\`PLANNED\` → \`READY\` with postage \`{ source: EXTERNAL, status: ACTIVE }\` (no label artifact is stored). Any other state, a \`READY\` one with current postage included, is \`409 INVALID_STATE_TRANSITION\` (\`details { from, to }\`); \`409 PAID_POSTAGE_ACTIVE\` is answered instead when that postage is paid native postage (\`NATIVE\` or \`LEGACY\`, \`ACTIVE\` or \`VOID_PENDING\`): void or acknowledge it first; a fulfillment an unsettled label purchase holds is \`409 LABEL_PURCHASE_UNSETTLED\` (\`details.purchaseId\`). ${FULFILLABLE} Counters do not change. Audited as \`fulfillment.external_postage_attached\`. Answers \`200\` with the fulfillment.`,
         ].join('\n\n'),
       },
-      errors: ['INVALID_STATE_TRANSITION', 'ORDER_NOT_FULFILLABLE', 'PAID_POSTAGE_ACTIVE'],
+      errors: [
+        'INVALID_STATE_TRANSITION',
+        'LABEL_PURCHASE_UNSETTLED',
+        'ORDER_NOT_FULFILLABLE',
+        'PAID_POSTAGE_ACTIVE',
+      ],
     })
     .input(attachExternalPostageInputSchema)
     .output(fulfillmentSchema)
@@ -173,7 +178,7 @@ export const merchantFulfillmentsRouter = router({
         description: [
           `${OPERATOR} ${ADDRESSING} Header \`x-idempotency-key\` is optional (malformed: \`400\`): the same key and body replay the recorded answer (\`idempotent-replayed: true\`) and consume nothing again; another body is \`409 IDEMPOTENCY_KEY_REUSED\`. Kept 30 days.`,
           'Body: `notifyCustomer` (boolean, required, no default), `shippedAt?` (ISO 8601 with an offset, not in the future, not before the order was created; default now).',
-          `\`READY\` with \`ACTIVE\` postage → \`SHIPPED\`: the allocated units become shipped, \`fulfillmentStatus\` is rewritten on the record and its order, tracked stock is consumed once, the notification decision is recorded (\`true\` queues one \`ORDER_SHIPPED\`). Any other state, a second handoff included, is \`409 INVALID_STATE_TRANSITION\`; a \`READY\` one whose postage awaits a void, or has none current, is \`409 HANDOFF_BLOCKED\` (\`details.reason\` \`VOID_PENDING\` or \`POSTAGE_RETIRED\`; not reachable until label voids and retirements exist). ${FULFILLABLE} Audited as \`fulfillment.handed_off\`. Answers \`200\` with the fulfillment.`,
+          `\`READY\` with \`ACTIVE\` postage → \`SHIPPED\`: the allocated units become shipped, \`fulfillmentStatus\` is rewritten on the record and its order, tracked stock is consumed once, the notification decision is recorded (\`true\` queues one \`ORDER_SHIPPED\`). Any other state, a second handoff included, is \`409 INVALID_STATE_TRANSITION\`; a \`READY\` one with an open shipment cancellation (\`PENDING\` or \`EXHAUSTED\`) or postage awaiting a void is \`409 HANDOFF_BLOCKED\` \`VOID_PENDING\`, one without current postage (voided or retired) \`POSTAGE_RETIRED\`. ${FULFILLABLE} Audited as \`fulfillment.handed_off\`. Answers \`200\` with the fulfillment.`,
         ].join('\n\n'),
       },
       errors: [
@@ -221,10 +226,10 @@ export const merchantFulfillmentsRouter = router({
         description: [
           `${OPERATOR} ${ADDRESSING} \`x-idempotency-key\` is ignored: the state guards the route. Allowed whatever the order's state.`,
           'Body `{ reason? }`: 1 to 500 characters after trimming.',
-          '`PLANNED`, or `READY` without current paid native postage, → `CANCELLED`: its allocation is released once (a second cancel is `409 INVALID_STATE_TRANSITION`); no stock is restored, none was consumed. `READY` with current paid native postage is `409 PAID_POSTAGE_ACTIVE` (label purchases are not built yet). `SHIPPED`, `DELIVERED` and `CANCELLED` are `409 INVALID_STATE_TRANSITION`. Audited as `fulfillment.cancelled`. Answers `200` with the fulfillment.',
+          '`PLANNED`, or `READY` without current paid native postage, → `CANCELLED`: its allocation is released once (a second cancel is `409 INVALID_STATE_TRANSITION`); no stock is restored, none was consumed. `READY` with current paid native postage is `409 PAID_POSTAGE_ACTIVE` (void it with `cancel-prepared-shipment` first); a fulfillment an unsettled label purchase holds is `409 LABEL_PURCHASE_UNSETTLED` (`details.purchaseId`: reconcile it first). `SHIPPED`, `DELIVERED` and `CANCELLED` are `409 INVALID_STATE_TRANSITION`. Audited as `fulfillment.cancelled`. Answers `200` with the fulfillment.',
         ].join('\n\n'),
       },
-      errors: ['INVALID_STATE_TRANSITION', 'PAID_POSTAGE_ACTIVE'],
+      errors: ['INVALID_STATE_TRANSITION', 'LABEL_PURCHASE_UNSETTLED', 'PAID_POSTAGE_ACTIVE'],
     })
     .input(cancelFulfillmentInputSchema)
     .output(fulfillmentSchema)

@@ -1,0 +1,131 @@
+import type { Clock } from '@commerce/core';
+import type { Database } from '@commerce/db';
+import type { Kysely } from 'kysely';
+import { createBoxPreset } from '../box-presets/create-box-preset.ts';
+import { createBoxPresetInputSchema } from '../box-presets/schemas.ts';
+import { createLegacyOrder } from '../orders/create-legacy-order.ts';
+import { createOrderTenant, type OrderTenant } from '../orders/test-support.ts';
+
+/** Test fixtures of the label work: a shop with ship-from, an order with a ship-to, and its proven-fit preset. */
+
+export const SHIP_FROM = {
+  name: 'Shop',
+  line1: '1 Warehouse Rd',
+  city: 'Springfield',
+  postalCode: '12345',
+  country: 'US',
+};
+export const SHIP_TO = {
+  name: 'Ada Lovelace',
+  line1: '2 Main St',
+  city: 'Shelbyville',
+  postalCode: '54321',
+  country: 'US',
+};
+
+export interface Shop {
+  shop: OrderTenant;
+  recordId: string;
+  orderId: string;
+  variantLineId: string;
+  itemLineId: string;
+  towerId: string;
+  /** Another order of the same organization (same items, preset and settings). */
+  another(): Promise<Shop>;
+}
+
+/**
+ * An order of 3 variant units (300 g, 100 × 100 × 50) and 2 item units (200 g,
+ * same size): 1300 g of catalog weight; the "Tower" preset (100 × 100 × 250,
+ * tare 100) is their proven fit, 1400 g loaded, 500 g volumetric: GROUND 680.
+ */
+export async function createLabelShop(
+  db: Kysely<Database>,
+  clock: Clock,
+  options: { shipFrom?: boolean; shipTo?: boolean; collectedShippingInCents?: number } = {},
+): Promise<Shop> {
+  const shop = await createOrderTenant(db, clock);
+  const dims = (weight: number) => ({
+    shipping_weight_grams: weight,
+    shipping_length_mm: 100,
+    shipping_width_mm: 100,
+    shipping_height_mm: 50,
+  });
+  await db.updateTable('items').set(dims(200)).where('id', '=', shop.itemId).execute();
+  await db.updateTable('variants').set(dims(300)).where('id', '=', shop.variantId).execute();
+  const { recordId, orderId } = await placeLabelOrder(db, shop, options);
+  await db
+    .insertInto('organization_settings')
+    .values({
+      organization_id: shop.organizationId,
+      business_profile: JSON.stringify(options.shipFrom === false ? {} : { shipFromAddress: SHIP_FROM }),
+      created_at: clock.now(),
+      updated_at: clock.now(),
+    })
+    .execute();
+  const tower = await createBoxPreset(
+    db,
+    shop.ctx(),
+    createBoxPresetInputSchema.parse({
+      name: 'Tower',
+      innerLengthMm: 100,
+      innerWidthMm: 100,
+      innerHeightMm: 250,
+      tareWeightGrams: 100,
+    }),
+  );
+  const shopOf = async (placed: { recordId: string; orderId: string }): Promise<Shop> => {
+    const lines = await db
+      .selectFrom('sales_record_lines')
+      .select(['id', 'variant_id'])
+      .where('sales_record_id', '=', placed.recordId)
+      .execute();
+    return {
+      shop,
+      ...placed,
+      variantLineId: lines.find((line) => line.variant_id !== null)!.id,
+      itemLineId: lines.find((line) => line.variant_id === null)!.id,
+      towerId: tower.id,
+      another: async () => shopOf(await placeLabelOrder(db, shop, options)),
+    };
+  };
+  return shopOf({ recordId, orderId });
+}
+
+async function placeLabelOrder(
+  db: Kysely<Database>,
+  shop: OrderTenant,
+  options: { shipTo?: boolean; collectedShippingInCents?: number },
+): Promise<{ recordId: string; orderId: string }> {
+  const order = await createLegacyOrder(
+    db,
+    shop.scope(),
+    shop.body({
+      items: [
+        {
+          itemId: shop.itemId,
+          variantId: shop.variantId,
+          name: 'Tee blue',
+          quantity: 3,
+          unitPriceInCents: 1500,
+        },
+        { itemId: shop.itemId, variantId: null, name: 'Tee', quantity: 2, unitPriceInCents: 1500 },
+      ],
+    }),
+  );
+  const { sales_record_id: recordId } = await db
+    .selectFrom('orders')
+    .select('sales_record_id')
+    .where('id', '=', order.id)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('sales_records')
+    .set((eb) => ({
+      shipping_in_cents: options.collectedShippingInCents ?? 1000,
+      total_in_cents: eb('total_in_cents', '+', options.collectedShippingInCents ?? 1000),
+      shipping_address: options.shipTo === false ? null : JSON.stringify(SHIP_TO),
+    }))
+    .where('id', '=', recordId)
+    .execute();
+  return { recordId, orderId: order.id };
+}
