@@ -19,6 +19,7 @@ import { mountCors } from './cors.ts';
 import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
+import { mountHostedApp } from './hosted-app.ts';
 import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
 import { createResponseHeaders } from './response-headers.ts';
 import { mountRestRoutes } from './rest.ts';
@@ -38,6 +39,8 @@ export interface GatewayDeps extends ApiDeps {
   router?: AnyRouter;
   /** Applies a verified, first-seen payment event in the webhook's transaction; checkout's settlement by default. */
   onPaymentEvent?: GatewayPaymentEventHandler;
+  /** The hosted app's build (apps/hosted/dist by default), see hosted-app.ts. */
+  hostedAppDir?: string;
 }
 
 /**
@@ -276,6 +279,8 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     const { request, refused } = await guardTrpcRequest(c.req.raw);
     return answerTrpc(c, request, refused);
   });
+
+  mountHostedApp(app, deps.hostedAppDir === undefined ? {} : { dir: deps.hostedAppDir });
 
   app.notFound((c) => renderError(c, AppError.notFound('Route not found')));
   app.onError((error, c) => renderError(c, error));

@@ -44,6 +44,8 @@ export async function createHarness(
     carrier?: CarrierProvider;
     /** PostgreSQL connections of the test database (concurrency tests); 10 by default. */
     poolSize?: number;
+    /** The hosted app's build the gateway serves; apps/hosted/dist by default. */
+    hostedAppDir?: string;
   } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase(
@@ -73,6 +75,7 @@ export async function createHarness(
     pingDatabase: database.ping,
     version: 'test',
     ...(options.router ? { router: options.router } : {}),
+    ...(options.hostedAppDir ? { hostedAppDir: options.hostedAppDir } : {}),
   });
 
   const harness: Harness = {

@@ -1,0 +1,90 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../test/harness.ts';
+import { HOSTED_CONTENT_SECURITY_POLICY } from './hosted-app.ts';
+
+let built: Harness;
+let missing: Harness;
+let dir: string;
+const INDEX =
+  '<!doctype html><html lang="en"><head><title>Store</title></head><body><div id="root"></div></body></html>';
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hosted-dist-'));
+  await mkdir(join(dir, 'assets'));
+  await writeFile(join(dir, 'index.html'), INDEX);
+  await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+  await writeFile(join(dir, 'secret.txt'), 'not an asset');
+  built = await createHarness({ hostedAppDir: dir });
+  missing = await createHarness({ hostedAppDir: join(dir, 'nowhere') });
+});
+afterAll(async () => {
+  await built.close();
+  await missing.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the hosted app', () => {
+  it('answers its page at /hosted/:orgSlug/* and at the root link paths, never cached, under its policy', async () => {
+    for (const path of [
+      '/hosted/acme',
+      '/hosted/acme/account/orders/or1_0123',
+      '/hosted/acme/order-status?token=o1_x',
+      '/account/verify?token=l1_x',
+      '/account',
+      '/order-status?token=o1_x',
+      '/cart/reminders/unsubscribe?token=u1_x',
+      '/email/unsubscribe?token=u1_x',
+      '/bookings/manage/m1_x',
+      '/checkout/c1_x',
+    ]) {
+      const response = await built.app.request(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('content-security-policy')).toBe(HOSTED_CONTENT_SECURITY_POLICY);
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+      expect(await response.text()).toBe(INDEX);
+    }
+    expect(HOSTED_CONTENT_SECURITY_POLICY).toContain("script-src 'self' https://js.stripe.com");
+    expect(HOSTED_CONTENT_SECURITY_POLICY).toContain("connect-src 'self' https://api.stripe.com");
+  });
+
+  it('serves hashed assets with a year of cache and nothing outside the assets folder', async () => {
+    const asset = await built.app.request('/hosted/_app/assets/index-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await asset.text()).toBe('console.log(1)');
+    for (const path of [
+      '/hosted/_app/assets/missing.js',
+      '/hosted/_app/assets/..%2Fsecret.txt',
+      '/hosted/_app/assets/..%2Findex.html',
+      '/hosted/_app/assets/%2E%2E/secret.txt',
+      '/hosted/_app/secret.txt',
+      '/hosted/Not_A_Slug/account',
+    ]) {
+      const response = await built.app.request(path);
+      expect(response.status, path).toBe(404);
+      expect(response.headers.get('content-type')).toContain('application/json');
+    }
+  });
+
+  it('leaves the API as it was', async () => {
+    const response = await built.app.request('/api/v1/nothing-here');
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('RESOURCE_NOT_FOUND');
+    const health = await built.app.request('/healthz');
+    expect(health.status).toBe(200);
+  });
+
+  it('answers a clear 503 page while the app is not built', async () => {
+    const response = await missing.app.request('/hosted/acme/account');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.text()).toContain('The hosted app is not built');
+  });
+});

@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Context, Hono } from 'hono';
+import type { GatewayEnv } from './env.ts';
+
+/**
+ * The hosted app (apps/hosted, issue 16): a single-page app built by Vite into `apps/hosted/dist`.
+ * `GET /hosted/:orgSlug/*` answers its `index.html` (the page reads its tenant from the path); the
+ * link paths the service emails or documents answer it at the root too, for links whose base has
+ * no `{orgSlug}` (the page asks the server which store the token names and moves to
+ * `/hosted/<slug>/…`). Hashed assets live under one prefix that no slug can take (`_` is not a
+ * slug character) with a year's cache; the HTML is never cached.
+ */
+export const HOSTED_ASSET_PREFIX = '/hosted/_app/assets/';
+
+/** The root link paths of CONTRACT.md section 10 and the issue, relative to HOSTED_CHECKOUT_URL. */
+export const HOSTED_ROOT_LINK_PATHS = [
+  '/account',
+  '/account/*',
+  '/order-status',
+  '/cart/reminders/unsubscribe',
+  '/email/unsubscribe',
+  '/bookings/manage/*',
+  '/checkout/*',
+];
+
+/**
+ * The page's policy: its own scripts, styles and requests, plus what Stripe's Payment Element
+ * needs (its script and frames from js.stripe.com, 3-D Secure frames from hooks.stripe.com, its
+ * API from api.stripe.com). No inline script: Vite emits none.
+ */
+export const HOSTED_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' https://js.stripe.com",
+  "style-src 'self'",
+  "img-src 'self' data: https://*.stripe.com",
+  "font-src 'self'",
+  "connect-src 'self' https://api.stripe.com",
+  'frame-src https://js.stripe.com https://hooks.stripe.com',
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** An organization slug (packages/admin organizations/schemas.ts): `_app` and the like are never one. */
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** apps/hosted/dist, seen from this file (apps/gateway/src) and from the bundle (apps/gateway/dist). */
+export const DEFAULT_HOSTED_APP_DIR = fileURLToPath(new URL('../../hosted/dist', import.meta.url));
+
+const NOT_BUILT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Hosted app not built</title></head>
+<body><h1>The hosted app is not built</h1>
+<p>Run <code>pnpm build</code> (or <code>pnpm --filter @commerce/hosted build</code>) and restart the gateway.</p></body></html>
+`;
+
+export function mountHostedApp(app: Hono<GatewayEnv>, options: { dir?: string } = {}): void {
+  const dir = options.dir ?? DEFAULT_HOSTED_APP_DIR;
+  const assetsDir = join(dir, 'assets');
+  // Read once; a missing build is looked for again on the next request (built while running).
+  let index: Promise<string | undefined> | undefined;
+  const readIndex = () => {
+    index ??= readFile(join(dir, 'index.html'), 'utf8').catch(() => {
+      index = undefined;
+      return undefined;
+    });
+    return index;
+  };
+
+  const page = async (c: Context<GatewayEnv>) => {
+    c.set('route', `GET ${c.req.routePath}`);
+    const slug = c.req.param('orgSlug');
+    if (slug !== undefined && !SLUG.test(slug)) return c.notFound();
+    const html = await readIndex();
+    const headers = {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': html === undefined ? "default-src 'none'" : HOSTED_CONTENT_SECURITY_POLICY,
+      'x-frame-options': 'DENY',
+    };
+    return c.body(html ?? NOT_BUILT, html === undefined ? 503 : 200, headers);
+  };
+
+  app.get(`${HOSTED_ASSET_PREFIX}*`, async (c) => {
+    c.set('route', `GET ${HOSTED_ASSET_PREFIX}*`);
+    const name = decodeURIComponent(c.req.path.slice(HOSTED_ASSET_PREFIX.length));
+    const file = normalize(join(assetsDir, name));
+    const type = CONTENT_TYPES[extname(file)];
+    if (!file.startsWith(assetsDir + sep) || type === undefined) return c.notFound();
+    const body = await readFile(file).catch(() => undefined);
+    if (body === undefined) return c.notFound();
+    // Names carry their content hash: a changed file is a new name.
+    return c.body(new Uint8Array(body), 200, {
+      'content-type': type,
+      'cache-control': 'public, max-age=31536000, immutable',
+    });
+  });
+  app.get('/hosted/:orgSlug', page);
+  app.get('/hosted/:orgSlug/*', page);
+  for (const path of HOSTED_ROOT_LINK_PATHS) app.get(path, page);
+}
