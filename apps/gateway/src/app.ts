@@ -24,8 +24,10 @@ import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guar
 import { createResponseHeaders } from './response-headers.ts';
 import { mountRestRoutes } from './rest.ts';
 import {
+  applyPaymentEvent,
   type GatewayPaymentEventHandler,
   mountPaymentWebhook,
+  type PaymentWebhookDeps,
   paymentWebhookOpenApiPaths,
 } from './webhooks.ts';
 
@@ -132,7 +134,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   });
 
   mountDocs(app, document);
-  mountPaymentWebhook(app, {
+  const webhookDeps: PaymentWebhookDeps = {
     db: deps.db,
     clock: deps.clock,
     payments: deps.payments,
@@ -194,9 +196,16 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
         return undefined;
       }),
     logger,
-  });
+  };
+  mountPaymentWebhook(app, webhookDeps);
+  // The procedures' view of the process: the sandbox processor's test-card confirmation settles
+  // through the webhook's own path (`applyPaymentEvent`).
+  const apiDeps: typeof deps = {
+    ...deps,
+    paymentEvents: { apply: (event) => applyPaymentEvent(webhookDeps, event, deps.clock.now()) },
+  };
   const socketIp = createClientIp(deps.config.trustProxy);
-  mountRestRoutes(app, router, routes, deps, {
+  mountRestRoutes(app, router, routes, apiDeps, {
     trustProxyIp: socketIp,
     onDownloadError: (c, error) =>
       logger.error(
@@ -221,7 +230,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       createContext: () => {
         if (refused) throw refused;
         context = createApiContext(
-          deps,
+          apiDeps,
           {
             requestId: c.get('requestId'),
             headers: c.req.raw.headers,

@@ -48,24 +48,35 @@ export function mountPaymentWebhook(app: Hono<GatewayEnv>, deps: PaymentWebhookD
     const rawBody = await c.req.text();
     const receivedAt = deps.clock.now();
     const event = verify(deps, rawBody, c.req.header('stripe-signature'), receivedAt, requestId);
-
-    let outcome: PaymentWebhookOutcome = 'ignored';
-    if (isHandledPaymentEvent(event)) {
-      const applied = await deps.db.transaction().execute(async (trx) => {
-        if (!(await claimPaymentWebhookEvent(trx, event, receivedAt)))
-          return { outcome: 'duplicate' as const, followUp: undefined };
-        return { outcome: 'processed' as const, followUp: await deps.onPaymentEvent(trx, event) };
-      });
-      outcome = applied.outcome;
-      // After the commit: a processor call the event owes (a refund). Whatever fails stays owed for the worker.
-      await applied.followUp?.();
-    }
+    const outcome = await applyPaymentEvent(deps, event, receivedAt);
     deps.logger.info(
       { requestId, eventId: event.id, eventType: event.type, intentId: event.intentId, outcome },
       'payment webhook',
     );
     return c.json({ received: true, outcome }, 200);
   });
+}
+
+/**
+ * Applies one verified payment event as the webhook does: a handled event's id is recorded and the
+ * handler runs in one transaction (a replayed id changes nothing), then the handler's follow-up runs
+ * after the commit. The sandbox processor's test-card confirmation delivers its event here too, so
+ * a sandbox payment settles exactly as a real processor's webhook would settle it.
+ */
+export async function applyPaymentEvent(
+  deps: Pick<PaymentWebhookDeps, 'db' | 'onPaymentEvent'>,
+  event: PaymentWebhookEvent,
+  receivedAt: Date,
+): Promise<PaymentWebhookOutcome> {
+  if (!isHandledPaymentEvent(event)) return 'ignored';
+  const applied = await deps.db.transaction().execute(async (trx) => {
+    if (!(await claimPaymentWebhookEvent(trx, event, receivedAt)))
+      return { outcome: 'duplicate' as const, followUp: undefined };
+    return { outcome: 'processed' as const, followUp: await deps.onPaymentEvent(trx, event) };
+  });
+  // After the commit: a processor call the event owes (a refund). Whatever fails stays owed for the worker.
+  await applied.followUp?.();
+  return applied.outcome;
 }
 
 function verify(

@@ -184,7 +184,8 @@ describe('POST /public/orders', () => {
       'ORDER_CONFIRMATION',
     ]);
     const text = (outbox[0]!.payload as { text: string }).text;
-    expect(text).toContain(`http://localhost:3000/order-status?token=${first.orderStatusToken}`);
+    // The default base holds `{orgSlug}`: the link names the store by its slug (CONTRACT.md section 10).
+    expect(text).toContain(`http://localhost:3000/hosted/${shopFixture.slug}/order-status?token=${first.orderStatusToken}`);
     expect(text).toContain('€40.00');
   });
 

@@ -5,7 +5,7 @@ import type { Clock, Config } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { EmailTransport } from '@commerce/notifications';
 import type { CarrierProvider } from '@commerce/orders';
-import type { PaymentProvider } from '@commerce/payments';
+import type { PaymentProvider, PaymentWebhookEvent } from '@commerce/payments';
 import type { RateLimiter } from '@commerce/rate-limit';
 import type { Kysely } from 'kysely';
 
@@ -28,6 +28,12 @@ export interface ApiDeps {
   distance: DistanceProvider;
   /** The shipping-label carrier (CARRIER_PROVIDER), its calls under CARRIER_TIMEOUT_MS; never called inside a transaction. */
   carrier: CarrierProvider;
+  /**
+   * Applies a payment event as the processor's webhook would (the gateway's `applyPaymentEvent`):
+   * the sandbox processor's test-card confirmation delivers its event here. Absent where no gateway
+   * runs (service tests); the confirmation then answers 404.
+   */
+  paymentEvents?: { apply(event: PaymentWebhookEvent): Promise<'processed' | 'duplicate' | 'ignored'> };
   /** Where work done after a commit logs what it could not do (ids only), e.g. an order cancellation's processor call. */
   logger?: {
     info(fields: Record<string, unknown>, message: string): void;
@@ -95,7 +101,14 @@ export interface ApiContext {
   config: Config;
   services: Pick<
     ApiDeps,
-    'merchantTokens' | 'rateLimiter' | 'mailer' | 'payments' | 'distance' | 'carrier' | 'logger'
+    | 'merchantTokens'
+    | 'rateLimiter'
+    | 'mailer'
+    | 'payments'
+    | 'distance'
+    | 'carrier'
+    | 'logger'
+    | 'paymentEvents'
   >;
   request: RequestInfo;
   resHeaders: ResponseHeaders;

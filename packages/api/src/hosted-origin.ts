@@ -1,3 +1,6 @@
+import { tenantLinkBase } from '@commerce/notifications';
+import type { ApiContext } from './context.ts';
+
 /** The serialized origin of an http(s) URL, or undefined (a browser's `Origin: null`, garbage). */
 export function httpOrigin(value: string): string | undefined {
   if (!URL.canParse(value)) return undefined;
@@ -14,4 +17,16 @@ export function hostedAppOrigin(hostedCheckoutUrl: string, slug: string | undefi
   if (hostedCheckoutUrl.includes('{orgSlug}'))
     return slug === undefined ? undefined : httpOrigin(hostedCheckoutUrl.replaceAll('{orgSlug}', slug));
   return httpOrigin(hostedCheckoutUrl);
+}
+
+/**
+ * The base of the links a request's emails and answers carry: HOSTED_CHECKOUT_URL with `{orgSlug}`
+ * replaced by the request's tenant (CONTRACT.md section 10). Before a tenant is resolved the base
+ * keeps the placeholder, which the email sender replaces when it renders.
+ */
+export function hostedLinkBase(ctx: Pick<ApiContext, 'config' | 'observed'>): string {
+  const slug = ctx.observed.tenant?.slug;
+  return slug === undefined
+    ? ctx.config.hostedCheckoutUrl
+    : tenantLinkBase(ctx.config.hostedCheckoutUrl, slug);
 }

@@ -13,6 +13,7 @@ export type RateLimitName =
   | 'public-order'
   | 'public-stock-notification'
   | 'public-checkout'
+  | 'public-link-token'
   | 'email-send-test';
 
 export type ApiMeta = OpenApiMeta<{

@@ -34,10 +34,12 @@ import { publicCheckoutRouter } from './routers/public/checkout.ts';
 import { publicCollectionsRouter } from './routers/public/collections.ts';
 import { publicCustomerAuthRouter } from './routers/public/customer-auth.ts';
 import { publicItemsRouter } from './routers/public/items.ts';
+import { publicLinkTokensRouter } from './routers/public/link-tokens.ts';
 import { publicOrdersRouter } from './routers/public/orders.ts';
 import { publicOrganizationRouter } from './routers/public/organization.ts';
 import { publicPagesRouter } from './routers/public/pages.ts';
 import { publicReviewsRouter } from './routers/public/reviews.ts';
+import { publicSandboxPaymentsRouter } from './routers/public/sandbox-payments.ts';
 import { publicShippingRouter } from './routers/public/shipping.ts';
 import { publicSignupRouter } from './routers/public/signup.ts';
 import { publicStockNotificationsRouter } from './routers/public/stock-notifications.ts';
@@ -60,6 +62,8 @@ export const appRouter = router({
     bookingServices: publicBookingServicesRouter,
     bookingHolds: publicBookingHoldsRouter,
     bookingCheckout: publicBookingCheckoutRouter,
+    linkTokens: publicLinkTokensRouter,
+    sandboxPayments: publicSandboxPaymentsRouter,
   }),
   merchant: router({
     auth: merchantAuthRouter,

@@ -82,6 +82,8 @@ const rateLimitRules = (ctx: ApiContext) =>
     // A checkout is a handful of calls (create, a few reprices, bind, payment); a shopper retries some.
     // Generous per client (a storefront server is one address), while a script cannot hold stock hostage.
     'public-checkout': { name: 'public-checkout', points: 300, durationSeconds: 600 },
+    // A hosted page asks once per opened link which store it belongs to; more is someone guessing tokens.
+    'public-link-token': { name: 'public-link-token', points: 60, durationSeconds: 600 },
     // Each test email reaches a real inbox through the provider: a handful per ten minutes is plenty.
     'email-send-test': { name: 'email-send-test', points: 10, durationSeconds: 600 },
   }) satisfies Record<RateLimitName, unknown>;

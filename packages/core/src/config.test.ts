@@ -28,7 +28,7 @@ describe('loadConfig defaults (CONTRACT.md section 10)', () => {
     expect(config.port).toBe(3000);
     expect(config.database.url).toBeUndefined();
     expect(config.database.dataDir).toBe('./.data');
-    expect(config.hostedCheckoutUrl).toBe('http://localhost:3000');
+    expect(config.hostedCheckoutUrl).toBe('http://localhost:3000/hosted/{orgSlug}');
     expect(config.payments.provider).toBe('sandbox');
     expect(config.rateLimit.store).toBe('memory');
     expect(config.maxBodyBytes).toBe(1_048_576);

@@ -42,7 +42,7 @@ const configSchema = z
     DATABASE_URL: optionalUrl,
     DATA_DIR: z.string().default('./.data'),
     DATABASE_POOL_SIZE: positiveInt(10),
-    HOSTED_CHECKOUT_URL: z.url().default('http://localhost:3000'),
+    HOSTED_CHECKOUT_URL: z.url().default('http://localhost:3000/hosted/{orgSlug}'),
     ADMIN_APP_ORIGIN: optionalString.pipe(
       z
         .url({ protocol: /^https?$/ })

@@ -1,5 +1,6 @@
 export * from './accounts/upsert-verified-customer.ts';
 export * from './addresses/index.ts';
+export * from './link-tokens/resolve-link-token.ts';
 export * from './maintenance/housekeeping.ts';
 export * from './maintenance/prune-customer-auth.ts';
 export * from './orders/index.ts';

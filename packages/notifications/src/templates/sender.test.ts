@@ -53,6 +53,31 @@ describe('enqueueTemplatedEmail', () => {
     });
   });
 
+  it('replaces {orgSlug} in the links with the store slug (a job without a tenant builds them)', async () => {
+    const { slug } = await handle.db
+      .selectFrom('organizations')
+      .select('slug')
+      .where('id', '=', ORG_ID)
+      .executeTakeFirstOrThrow();
+    const id = await enqueueTemplatedEmail(handle.db, {
+      organizationId: ORG_ID,
+      type: 'STOCK_NOTIFICATION_CONFIRMATION',
+      to: 'ada@example.com',
+      values: { 'item.name': 'Lamp' },
+      links: {
+        action: 'http://localhost:3000/hosted/{orgSlug}/products/lamp',
+        unsubscribe: 'https://{orgSlug}.shops.example/email/unsubscribe?token=u1_abc',
+      },
+      emailFrom: 'Platform <no-reply@platform.example>',
+      at: clock.now(),
+    });
+    const payload = (await readOutboxRow(handle.db, id)).payload as Record<string, string>;
+    expect(payload.text).toContain(`http://localhost:3000/hosted/${slug}/products/lamp`);
+    expect(payload.text).toContain(`Unsubscribe: https://${slug}.shops.example/email/unsubscribe?token=u1_abc`);
+    expect(payload.text).not.toContain('{orgSlug}');
+    expect(payload.html).not.toContain('{orgSlug}');
+  });
+
   it("uses the merchant's saved copy slot by slot and the support email as reply-to", async () => {
     await handle.db
       .insertInto('organization_settings')

@@ -31,6 +31,8 @@ export const SLOT_COLUMNS = {
 export interface TemplateOrganization extends EmailOrganization {
   /** The default sender name: the store's name made header-safe. */
   defaultFromName: string;
+  /** The tenant's slug, for `{orgSlug}` in link bases. */
+  slug: string;
 }
 
 /** The organization's name and business profile, in one query (the settings row may not exist). */
@@ -41,7 +43,7 @@ export async function loadTemplateOrganization(
   const row = await db
     .selectFrom('organizations')
     .leftJoin('organization_settings', 'organization_settings.organization_id', 'organizations.id')
-    .select(['organizations.name', 'organization_settings.business_profile'])
+    .select(['organizations.name', 'organizations.slug', 'organization_settings.business_profile'])
     .where('organizations.id', '=', organizationId)
     .executeTakeFirstOrThrow();
   const profile: Record<string, unknown> =
@@ -54,6 +56,7 @@ export async function loadTemplateOrganization(
     supportEmail: supportEmail.success ? supportEmail.data : null,
     postalAddress: postalAddressOf(profile.address),
     defaultFromName: headerSafeName(name),
+    slug: row.slug,
   };
 }
 
@@ -200,7 +203,8 @@ export async function enqueueTemplatedEmails(
       const values: Record<string, string> = {};
       for (const variable of definition.variables)
         values[variable.name] = message.values[variable.name] ?? '';
-      const rendered = renderEmailTemplate({ definition, copy, values, links: message.links, organization });
+      const links = withTenantLinks(message.links, organization.slug);
+      const rendered = renderEmailTemplate({ definition, copy, values, links, organization });
       return {
         organizationId: batch.organizationId,
         templateType: batch.type,
@@ -224,7 +228,36 @@ export interface CustomerEmailConfig {
   linkBase: string;
 }
 
-/** `path` (starting with `/`) under the configured link base. */
+/** The placeholder HOSTED_CHECKOUT_URL may hold for the tenant's slug (CONTRACT.md section 10). */
+export const ORG_SLUG_PLACEHOLDER = '{orgSlug}';
+
+/**
+ * The link base for one tenant: HOSTED_CHECKOUT_URL with `{orgSlug}` replaced by its slug
+ * (`https://{orgSlug}.shops.example.com`, `http://localhost:3000/hosted/{orgSlug}`); a base without
+ * the placeholder is returned as it is, so links stay as before.
+ */
+export function tenantLinkBase(linkBase: string, slug: string): string {
+  return linkBase.replaceAll(ORG_SLUG_PLACEHOLDER, slug);
+}
+
+/**
+ * `path` (starting with `/`) under the configured link base. A base holding `{orgSlug}` keeps it in
+ * the link until the tenant is known: the sender replaces it when it renders the email
+ * (`enqueueTemplatedEmails`), and callers that answer a link directly pass a base already resolved
+ * with `tenantLinkBase`.
+ */
 export function customerLink(config: CustomerEmailConfig, path: string): string {
   return `${config.linkBase.replace(/\/+$/, '')}${path}`;
+}
+
+/** The email's system links with `{orgSlug}` replaced by the tenant's slug. */
+function withTenantLinks(links: EmailTemplateLinks, slug: string): EmailTemplateLinks {
+  if (!links.action.includes(ORG_SLUG_PLACEHOLDER) && !links.unsubscribe?.includes(ORG_SLUG_PLACEHOLDER))
+    return links;
+  return {
+    action: tenantLinkBase(links.action, slug),
+    ...(links.unsubscribe === undefined
+      ? {}
+      : { unsubscribe: links.unsubscribe === null ? null : tenantLinkBase(links.unsubscribe, slug) }),
+  };
 }

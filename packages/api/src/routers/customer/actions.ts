@@ -7,6 +7,7 @@ import {
   previewAction,
   requestReturnActionSchema,
 } from '@commerce/orders';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Customer: actions'];
@@ -64,7 +65,7 @@ export const customerActionsRouter = router({
         {
           organizationId,
           returnWindowDays: settings.checkoutSettings.returnWindowDays,
-          email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
           at,
         },
         token,

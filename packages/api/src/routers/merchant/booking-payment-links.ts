@@ -1,4 +1,5 @@
 import { paymentLinkPathSchema, paymentLinkSchema, sendBookingPaymentLink } from '@commerce/bookings';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: bookings'];
@@ -27,7 +28,7 @@ export const merchantBookingPaymentLinksRouter = router({
         {
           organizationId: ctx.tenant.organizationId,
           at: ctx.clock.now(),
-          email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
           actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
           staffUserId: ctx.membership.role === 'Staff' ? ctx.merchantUser.id : null,
         },

@@ -14,6 +14,7 @@ import {
 } from '@commerce/admin';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureFor, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: email templates'];
@@ -22,7 +23,7 @@ function scopeOf(ctx: ApiContext & { tenant: { organizationId: string } }): Emai
   return {
     organizationId: ctx.tenant.organizationId,
     emailFrom: ctx.config.email.from,
-    linkBase: ctx.config.hostedCheckoutUrl,
+    linkBase: hostedLinkBase(ctx),
   };
 }
 

@@ -32,6 +32,7 @@ import { pageSchema } from '@commerce/core';
 import type { MerchantUser } from '@commerce/db';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const ITEMS = ['Merchant: items'];
@@ -273,7 +274,7 @@ export const merchantItemsRouter = router({
         ctx.db,
         {
           ...writeContext(ctx),
-          email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
         },
         itemId,
         variantId,

@@ -22,6 +22,7 @@ import {
 } from '@commerce/orders';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: orders'];
@@ -109,7 +110,7 @@ export const merchantOrdersRouter = router({
     .mutation(({ ctx, input }) =>
       updateOrderStatus(ctx.db, writeContext(ctx), input, {
         payments: ctx.services.payments,
-        email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+        email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
         ...(ctx.services.logger ? { logger: ctx.services.logger } : {}),
       }),
     ),

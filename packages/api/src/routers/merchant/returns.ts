@@ -15,6 +15,7 @@ import {
   returnSchema,
 } from '@commerce/orders';
 import type { ApiContext } from '../../context.ts';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: returns'];
@@ -33,7 +34,7 @@ function writeContext(
   return {
     organizationId: ctx.tenant.organizationId,
     actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
-    email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+    email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
     at: ctx.clock.now(),
   };
 }

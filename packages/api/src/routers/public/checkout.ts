@@ -14,6 +14,7 @@ import {
   createdCheckoutSessionSchema,
   createdLegacyOrderSchema,
   createPaymentSession,
+  getCheckoutSession,
   paymentSessionSchema,
   repriceCheckoutSession,
   repriceCheckoutSessionInputSchema,
@@ -22,6 +23,7 @@ import {
 } from '@commerce/orders';
 import { rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../context.ts';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { publicProcedure, router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Public: checkout'];
@@ -37,7 +39,7 @@ const LINES_NOTE =
 
 const email = (ctx: ApiContext) => ({
   emailFrom: ctx.config.email.from,
-  linkBase: ctx.config.hostedCheckoutUrl,
+  linkBase: hostedLinkBase(ctx),
 });
 
 export const publicCheckoutRouter = router({
@@ -74,6 +76,30 @@ export const publicCheckoutRouter = router({
         input,
       );
     }),
+
+  get: tenantProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/public/checkout/sessions/{token}',
+        tags: TAGS,
+        summary: 'Read a checkout session',
+        description: [
+          `${TOKEN_NOTE} Changes nothing: the lines and shipping options as last priced (\`reprice\` prices them again). A payment page reads this after the processor’s form returns: \`paymentStatus\` (\`AWAITING_PAYMENT\`, \`PAID\`, \`FAILED\` …) is set by the server from the provider’s webhook, never from the browser’s result, and \`status\` becomes \`COMPLETED\` once the order is paid.`,
+          SESSION_NOTE,
+        ].join('\n\n'),
+      },
+      rateLimit: 'public-read',
+    })
+    .input(checkoutTokenInputSchema)
+    .output(checkoutSessionSchema)
+    .query(({ ctx, input }) =>
+      getCheckoutSession(
+        ctx.db,
+        { organizationId: ctx.tenant.organizationId, at: ctx.clock.now() },
+        input.token,
+      ),
+    ),
 
   reprice: tenantProcedure
     .meta({

@@ -10,6 +10,7 @@ import {
 } from '@commerce/customers';
 import { rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../context.ts';
+import { hostedLinkBase } from '../../hosted-origin.ts';
 import { router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Customer: sign-in'];
@@ -46,7 +47,7 @@ export async function limitSignIn(
 const challengeScope = (ctx: ApiContext, organizationId: string) => ({
   organizationId,
   at: ctx.clock.now(),
-  email: { emailFrom: ctx.config.email.from, linkBase: ctx.config.hostedCheckoutUrl },
+  email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
 });
 
 const NEUTRAL = [
