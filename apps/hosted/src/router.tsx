@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { useTRPC } from './lib/trpc.ts';
 import { AccountHomePage } from './pages/account.tsx';
 import { SignInPage, VerifyLinkPage } from './pages/sign-in.tsx';
+import { checkoutRoutes } from './routes-checkout.tsx';
 
 export interface RouterContext {
   /** The tenant the path names (`/hosted/<slug>/…`). */
@@ -48,7 +49,7 @@ function Layout() {
   );
 }
 
-const rootRoute = createRootRouteWithContext<RouterContext>()({
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Layout,
   notFoundComponent: () => (
     <section className="page">
@@ -92,7 +93,13 @@ const accountRoute = createRoute({
  * Part B (checkout, payment, booking checkout and `/bookings/manage/$token`) adds its routes to this
  * tree, from `src/pages/checkout.tsx` and `src/pages/booking-manage.tsx`.
  */
-const routeTree = rootRoute.addChildren([indexRoute, signInRoute, verifyRoute, accountRoute]);
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  signInRoute,
+  verifyRoute,
+  accountRoute,
+  ...checkoutRoutes,
+]);
 
 export function createAppRouter(basepath: string, slug: string) {
   return createRouter({
