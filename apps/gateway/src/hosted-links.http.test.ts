@@ -350,3 +350,92 @@ describe('sandbox test-card confirmation', () => {
     expect(events.filter((event) => event.id.includes(attempt.id))).toHaveLength(1);
   });
 });
+
+describe('checkout shipping address', () => {
+  const address = {
+    name: ' Ada Lovelace ',
+    line1: '1 Analytical Way',
+    line2: '',
+    city: 'Springfield',
+    state: 'IL',
+    postalCode: '62701',
+    country: 'us',
+  };
+  const stored = {
+    name: 'Ada Lovelace',
+    line1: '1 Analytical Way',
+    line2: null,
+    city: 'Springfield',
+    state: 'IL',
+    postalCode: '62701',
+    country: 'US',
+    phone: null,
+  };
+  type WithAddress = Session & { shippingAddress: typeof stored | null; shippingCountry: string | null };
+
+  it('keeps the address on the session, names the country by it, and copies it to the order', async () => {
+    const session = await created<WithAddress>(
+      await post(
+        '/public/checkout/sessions',
+        {
+          lines: [{ itemId, quantity: 1 }],
+          email: 'ada@example.com',
+          customerName: 'Ada',
+          shippingAddress: address,
+        },
+        as('hosted-shop'),
+      ),
+      'session',
+    );
+    expect(session).toMatchObject({ shippingAddress: stored, shippingCountry: 'US', totalInCents: 1500 });
+    await expectJson(
+      await post(`/public/checkout/sessions/${session.checkoutToken}/bind`, {}, as('hosted-shop')),
+      200,
+    );
+    const paying = await expectJson<{ orderId: string }>(
+      await post(`/public/checkout/sessions/${session.checkoutToken}/payment-session`, {}),
+      200,
+    );
+    const order = await expectJson<{ shippingAddress: unknown }>(
+      await shop.call('owner', 'GET', `/merchant/orders/${paying.orderId}`),
+      200,
+    );
+    expect(order.shippingAddress).toEqual(stored);
+  });
+
+  it('replaces, clears and drops the address on reprice', async () => {
+    const session = await openSession();
+    const reprice = (body: unknown) =>
+      post(`/public/checkout/sessions/${session.checkoutToken}/reprice`, body, as('hosted-shop'));
+    const withAddress = await expectJson<WithAddress>(await reprice({ shippingAddress: address }), 200);
+    expect(withAddress.shippingAddress).toEqual(stored);
+    // Another field only: the address stays.
+    expect(
+      (await expectJson<WithAddress>(await reprice({ customerName: 'Ada L.' }), 200)).shippingAddress,
+    ).toEqual(stored);
+    // Another country: the address was for the old one.
+    const moved = await expectJson<WithAddress>(await reprice({ shippingCountry: 'DE' }), 200);
+    expect(moved).toMatchObject({ shippingCountry: 'DE', shippingAddress: null });
+    await expectJson(await reprice({ shippingAddress: address }), 200);
+    const cleared = await expectJson<WithAddress>(await reprice({ shippingAddress: null }), 200);
+    expect(cleared).toMatchObject({ shippingCountry: 'US', shippingAddress: null });
+  });
+
+  it('refuses an address that disagrees with shippingCountry or breaks its limits', async () => {
+    const create = (body: Record<string, unknown>) =>
+      post('/public/checkout/sessions', { lines: [{ itemId, quantity: 1 }], ...body }, as('hosted-shop'));
+    const mismatch = await expectError(
+      await create({ shippingCountry: 'DE', shippingAddress: address }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect(JSON.stringify(mismatch.details)).toContain('shippingCountry');
+    for (const broken of [
+      { ...address, line1: 'x'.repeat(301) },
+      { ...address, name: '' },
+      { ...address, country: 'USA' },
+      { ...address, extra: true },
+    ])
+      await expectError(await create({ shippingAddress: broken }), 400, 'VALIDATION_FAILED');
+  });
+});

@@ -570,6 +570,8 @@ export interface CheckoutSessionsTable {
   hold_client_key: string | null;
   /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
   tax_included: Generated<boolean>;
+  /** Where the parcels go, when the shopper gave it (the hosted checkout does); copied to the order. */
+  shipping_address: ColumnType<ShippingAddressSnapshot | null, string | null | undefined, string | null>;
   /** A booking payment's session (14.15): the Sales record it pays; no lines, no order, never repriced. */
   sales_record_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
@@ -1767,6 +1769,7 @@ export const SCHEMA_COLUMNS = {
     'hold_client_key',
     'tax_included',
     'sales_record_id',
+    'shipping_address',
   ],
   checkout_session_tokens: ['token_hash', 'organization_id', 'checkout_session_id', 'created_at'],
   checkout_session_lines: [

@@ -22,6 +22,7 @@ import * as fulfillmentEdges from './2026_11_26_0023_fulfillment_edges.ts';
 import * as carrier from './2026_11_26_0024_carrier.ts';
 import * as labelArtifacts from './2026_11_26_0025_label_artifacts.ts';
 import * as hostedLookups from './2026_11_26_0028_hosted_lookups.ts';
+import * as checkoutShippingAddress from './2026_11_26_0029_checkout_shipping_address.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0024_carrier': carrier,
   '2026_11_26_0025_label_artifacts': labelArtifacts,
   '2026_11_26_0028_hosted_lookups': hostedLookups,
+  '2026_11_26_0029_checkout_shipping_address': checkoutShippingAddress,
 };

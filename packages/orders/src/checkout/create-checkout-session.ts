@@ -24,7 +24,8 @@ export async function createCheckoutSession(
   scope: CreateCheckoutScope,
   input: CreateCheckoutSessionInput,
 ): Promise<CreatedCheckoutSession> {
-  const country = input.shippingCountry ?? null;
+  // An address names the destination; its country is the shipping country.
+  const country = input.shippingAddress?.country ?? input.shippingCountry ?? null;
   const quote = await quoteCart(db, scope.organizationId, {
     lines: input.lines,
     country,
@@ -45,6 +46,7 @@ export async function createCheckoutSession(
         customer_name: input.customerName ?? null,
         customer_phone: input.customerPhone ?? null,
         shipping_country: country,
+        shipping_address: input.shippingAddress ? JSON.stringify(input.shippingAddress) : null,
         shipping_rate_id: quote.shipping.selected?.id ?? null,
         shipping_rate_name: quote.shipping.selected?.name ?? null,
         subtotal_in_cents: quote.subtotalInCents,

@@ -51,6 +51,7 @@ export async function placeCheckoutOrder(
     taxIncluded: session.tax_included,
     discountInCents: 0,
     paymentStatus,
+    shippingAddress: session.shipping_address,
     at,
   });
   const order = await projectOrder(trx, sale, { notes: null, at });

@@ -44,7 +44,19 @@ export async function repriceCheckoutSession(
         'INVALID_STATE_TRANSITION',
         `A ${session.status} checkout session cannot be repriced`,
       );
-    const country = input.shippingCountry !== undefined ? input.shippingCountry : session.shipping_country;
+    // A new address names the destination (its country is the shipping country); null clears it.
+    const country = input.shippingAddress
+      ? input.shippingAddress.country
+      : input.shippingCountry !== undefined
+        ? input.shippingCountry
+        : session.shipping_country;
+    const address =
+      input.shippingAddress !== undefined
+        ? input.shippingAddress
+        : // A country other than the kept address's leaves that address behind.
+          session.shipping_address !== null && country !== session.shipping_address.country
+          ? null
+          : session.shipping_address;
     const quote = await quoteCart(trx, scope.organizationId, {
       lines: input.lines ?? linesAsInput(await sessionLines(trx, session)),
       country,
@@ -61,6 +73,7 @@ export async function repriceCheckoutSession(
         customer_name: input.customerName !== undefined ? input.customerName : session.customer_name,
         customer_phone: input.customerPhone !== undefined ? input.customerPhone : session.customer_phone,
         shipping_country: country,
+        shipping_address: address === null ? null : JSON.stringify(address),
         shipping_rate_id: quote.shipping.selected?.id ?? null,
         shipping_rate_name: quote.shipping.selected?.name ?? null,
         subtotal_in_cents: quote.subtotalInCents,

@@ -1,6 +1,6 @@
 import { countryCodeSchema } from '@commerce/catalog';
 import { z } from 'zod';
-import { paymentStatusSchema } from '../orders/schemas.ts';
+import { paymentStatusSchema, shippingAddressInputSchema, shippingAddressSchema } from '../orders/schemas.ts';
 
 /** Limits of a checkout cart (docs/decisions.md "Checkout sessions"). */
 export const MAX_CHECKOUT_LINES = 100;
@@ -56,6 +56,29 @@ const tokenSchema = z
   .max(200)
   .describe('The `c1_` checkout token of the create response (a credential: keep it server-side)');
 
+const CHECKOUT_ADDRESS_NOTE =
+  'Where the parcels go: `{ name, line1, line2?, city, state?, postalCode, country, phone? }` (trimmed; `line1`/`line2` 300, `city`/`state` 200, `postalCode` 32, `name` 200, `phone` 50; `country` ISO 3166-1 alpha-2). Its `country` is the shipping country: a different `shippingCountry` in the same body is 400. Copied to the order when it is placed; optional (a storefront that collects the address elsewhere may leave it out).';
+
+/** The shopper's shipping address on a checkout session (issue 16): 13.7's address shape. */
+export const checkoutShippingAddressSchema = shippingAddressInputSchema.describe(CHECKOUT_ADDRESS_NOTE);
+
+/** A body's `shippingCountry`, when sent with a `shippingAddress`, must be the address's country. */
+function countryMatchesAddress(
+  body: {
+    shippingCountry?: string | null | undefined;
+    shippingAddress?: { country: string } | null | undefined;
+  },
+  context: z.RefinementCtx,
+): void {
+  if (!body.shippingAddress || body.shippingCountry === undefined || body.shippingCountry === null) return;
+  if (body.shippingCountry.toUpperCase() !== body.shippingAddress.country)
+    context.addIssue({
+      code: 'custom',
+      path: ['shippingCountry'],
+      message: 'must be the country of shippingAddress (or leave it out)',
+    });
+}
+
 export const createCheckoutSessionInputSchema = z
   .strictObject({
     lines: linesSchema,
@@ -63,8 +86,10 @@ export const createCheckoutSessionInputSchema = z
     customerName: customerNameSchema.optional(),
     customerPhone: customerPhoneSchema.optional(),
     shippingCountry: shippingCountrySchema.optional(),
+    shippingAddress: checkoutShippingAddressSchema.optional(),
     shippingRateId: shippingRateIdSchema.optional(),
   })
+  .superRefine(countryMatchesAddress)
   .meta({ id: 'CheckoutSessionCreate' });
 export type CreateCheckoutSessionInput = z.output<typeof createCheckoutSessionInputSchema>;
 
@@ -76,8 +101,13 @@ export const repriceCheckoutSessionInputSchema = z
     customerName: customerNameSchema.nullable().optional(),
     customerPhone: customerPhoneSchema.nullable().optional(),
     shippingCountry: shippingCountrySchema.nullable().optional(),
+    shippingAddress: checkoutShippingAddressSchema
+      .nullable()
+      .optional()
+      .describe(`${CHECKOUT_ADDRESS_NOTE} \`null\` clears it (the country stays)`),
     shippingRateId: shippingRateIdSchema.nullable().optional(),
   })
+  .superRefine(countryMatchesAddress)
   .meta({ id: 'CheckoutSessionReprice' });
 export type RepriceCheckoutSessionInput = z.output<typeof repriceCheckoutSessionInputSchema>;
 
@@ -128,6 +158,9 @@ export const checkoutSessionSchema = z
     customerName: z.string().nullable(),
     customerPhone: z.string().nullable(),
     shippingCountry: z.string().nullable(),
+    shippingAddress: shippingAddressSchema
+      .nullable()
+      .describe('The shopper’s shipping address when given (create or reprice), else null'),
     lines: z.array(checkoutLineSchema),
     shippingRequired: z
       .boolean()

@@ -174,6 +174,7 @@ export function toCheckoutSessionRead(
     customerName: session.customer_name,
     customerPhone: session.customer_phone,
     shippingCountry: session.shipping_country,
+    shippingAddress: session.shipping_address,
     lines: lines.map((line) => ({
       type: line.type,
       itemId: line.item_id,

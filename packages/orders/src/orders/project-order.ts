@@ -42,6 +42,7 @@ export async function projectOrder(
       tax_included: record.tax_included,
       discount_in_cents: record.discount_in_cents,
       total_in_cents: record.total_in_cents,
+      shipping_address: record.shipping_address === null ? null : JSON.stringify(record.shipping_address),
       created_at: options.at,
       updated_at: options.at,
     })

@@ -180,6 +180,12 @@ export const shippingAddressInputShape = {
   phone: optionalAddressLine(50).describe('For the carrier; at most 50; blank or null is none'),
 };
 
+/** A whole shipping address as input (13.7's limits), for checkout and the merchant's PUT. */
+export const shippingAddressInputSchema = z
+  .strictObject(shippingAddressInputShape)
+  .meta({ id: 'ShippingAddressInput' });
+export type ShippingAddressInput = z.output<typeof shippingAddressInputSchema>;
+
 export const shippingAddressSchema = z
   .object({
     name: z.string(),

@@ -6,6 +6,7 @@ import type {
   SalesRecord,
   SalesRecordLine,
   SalesRecordSource,
+  ShippingAddressSnapshot,
 } from '@commerce/db';
 import type { Kysely } from 'kysely';
 
@@ -30,6 +31,8 @@ export interface SaleInput {
   taxIncluded: boolean;
   discountInCents: number;
   paymentStatus: PaymentStatus;
+  /** Where the parcels go, when known at sale (a checkout that collected it). */
+  shippingAddress?: ShippingAddressSnapshot | null;
   at: Date;
 }
 
@@ -83,6 +86,7 @@ export async function recordSale(db: Kysely<Database>, input: SaleInput): Promis
       discount_in_cents: input.discountInCents,
       total_in_cents: totals.totalInCents,
       payment_status: input.paymentStatus,
+      shipping_address: input.shippingAddress ? JSON.stringify(input.shippingAddress) : null,
       created_at: input.at,
       updated_at: input.at,
     })
