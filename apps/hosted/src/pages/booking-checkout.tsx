@@ -153,6 +153,8 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
           isRequired
           defaultValue={email ?? ''}
           description="The email you started this booking with. Your confirmation is sent here."
+          // The server's refusal goes as the customer types, not on blur (which would move the button).
+          onChange={() => setErrors(({ customerEmail: _, ...rest }) => rest)}
         />
         <Field name="customerPhone" label="Phone (optional)" type="tel" autoComplete="tel" />
         <Field name="customerNote" label="Note for the store (optional)" />

@@ -59,7 +59,11 @@ export function CheckoutPage({ token }: { token: string }) {
         <PaymentStep
           token={token}
           session={current}
-          onEdit={current.status === 'BOUND' ? () => setEditing(true) : undefined}
+          // A paid order's payment step places the order (payment-session): its details are fixed from
+          // then on, so only a free order, placed by a button, can go back to change them.
+          onEdit={
+            current.status === 'BOUND' && current.totalInCents === 0 ? () => setEditing(true) : undefined
+          }
         />
       );
   }
@@ -127,7 +131,8 @@ function DetailsStep({
 
   const saved = session.email !== null && session.customerName !== null;
   const needsCountry = session.shippingRequired;
-  const ready = saved && (!needsCountry || (session.shippingCountry !== null && rateId !== null));
+  const address = session.shippingAddress;
+  const ready = saved && (!needsCountry || (address !== null && rateId !== null));
 
   const store = (next: CheckoutSession) => {
     queryClient.setQueryData(queryKey, next);
@@ -141,20 +146,31 @@ function DetailsStep({
       const value = String(data.get(name) ?? '').trim();
       return value === '' ? undefined : value;
     };
+    // The address's country is the shipping country; the recipient is the customer.
+    const shippingAddress = needsCountry
+      ? {
+          name: text('customerName') ?? '',
+          line1: text('shippingAddress.line1') ?? '',
+          line2: text('shippingAddress.line2') ?? null,
+          city: text('shippingAddress.city') ?? '',
+          state: text('shippingAddress.state') ?? null,
+          postalCode: text('shippingAddress.postalCode') ?? '',
+          country: text('shippingAddress.country') ?? '',
+        }
+      : undefined;
     const input = {
       token,
       email: text('email'),
       customerName: text('customerName'),
       customerPhone: text('customerPhone') ?? null,
-      ...(needsCountry || text('shippingCountry')
-        ? { shippingCountry: text('shippingCountry') ?? null }
-        : {}),
+      ...(shippingAddress ? { shippingAddress } : {}),
     };
     const parsed = repriceCheckoutSessionInputSchema.safeParse(input);
     const missing: Record<string, string> = {};
     if (!input.email) missing.email = 'Enter your email';
     if (!input.customerName) missing.customerName = 'Enter your name';
-    if (needsCountry && !input.shippingCountry) missing.shippingCountry = 'Choose the country to ship to';
+    if (shippingAddress && !shippingAddress.country)
+      missing['shippingAddress.country'] = 'Choose the country to ship to';
     if (!parsed.success || Object.keys(missing).length > 0) {
       setErrors({ ...(parsed.success ? {} : fieldErrors(parsed.error)), ...missing });
       return;
@@ -235,30 +251,70 @@ function DetailsStep({
               defaultValue={session.customerPhone ?? ''}
             />
             {needsCountry ? (
-              <div className="field">
-                <label htmlFor="shipping-country">Ship to country</label>
-                <select
-                  id="shipping-country"
-                  name="shippingCountry"
-                  autoComplete="country"
-                  required
-                  aria-invalid={errors.shippingCountry ? true : undefined}
-                  aria-describedby={errors.shippingCountry ? 'shipping-country-error' : undefined}
-                  defaultValue={session.shippingCountry ?? ''}
-                >
-                  <option value="">Choose a country</option>
-                  {countries.map((country) => (
-                    <option key={country.code} value={country.code}>
-                      {country.name}
-                    </option>
-                  ))}
-                </select>
-                {errors.shippingCountry ? (
-                  <span id="shipping-country-error" className="field-error">
-                    {errors.shippingCountry}
-                  </span>
-                ) : null}
-              </div>
+              <fieldset className="plain">
+                <legend>Shipping address</legend>
+                <Field
+                  name="shippingAddress.line1"
+                  label="Address"
+                  autoComplete="address-line1"
+                  isRequired
+                  defaultValue={address?.line1 ?? ''}
+                />
+                <Field
+                  name="shippingAddress.line2"
+                  label="Apartment, suite, floor (optional)"
+                  autoComplete="address-line2"
+                  defaultValue={address?.line2 ?? ''}
+                />
+                <div className="field-row">
+                  <Field
+                    name="shippingAddress.city"
+                    label="City"
+                    autoComplete="address-level2"
+                    isRequired
+                    defaultValue={address?.city ?? ''}
+                  />
+                  <Field
+                    name="shippingAddress.postalCode"
+                    label="Postal code"
+                    autoComplete="postal-code"
+                    isRequired
+                    defaultValue={address?.postalCode ?? ''}
+                  />
+                </div>
+                <Field
+                  name="shippingAddress.state"
+                  label="State, province or region (optional)"
+                  autoComplete="address-level1"
+                  defaultValue={address?.state ?? ''}
+                />
+                <div className="field">
+                  <label htmlFor="shipping-country">Country</label>
+                  <select
+                    id="shipping-country"
+                    name="shippingAddress.country"
+                    autoComplete="country"
+                    required
+                    aria-invalid={errors['shippingAddress.country'] ? true : undefined}
+                    aria-describedby={
+                      errors['shippingAddress.country'] ? 'shipping-country-error' : undefined
+                    }
+                    defaultValue={address?.country ?? session.shippingCountry ?? ''}
+                  >
+                    <option value="">Choose a country</option>
+                    {countries.map((country) => (
+                      <option key={country.code} value={country.code}>
+                        {country.name}
+                      </option>
+                    ))}
+                  </select>
+                  {errors['shippingAddress.country'] ? (
+                    <span id="shipping-country-error" className="field-error">
+                      {errors['shippingAddress.country']}
+                    </span>
+                  ) : null}
+                </div>
+              </fieldset>
             ) : null}
             <div className="actions">
               <Button type="submit" variant={saved ? 'secondary' : 'primary'} isDisabled={reprice.isPending}>
@@ -267,7 +323,7 @@ function DetailsStep({
             </div>
           </Form>
 
-          {saved && needsCountry && session.shippingCountry !== null ? (
+          {saved && needsCountry && address !== null && session.shippingCountry !== null ? (
             <fieldset className="card radio-list">
               <legend>Shipping method</legend>
               {session.shippingOptions.length === 0 ? (

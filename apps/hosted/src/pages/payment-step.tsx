@@ -47,7 +47,7 @@ export function PaymentStep({
           ) : null}
         </div>
         <div>
-          <OrderSummary session={session} />
+          <OrderSummary session={session} title={session.lines.length > 0 ? 'Order summary' : 'Amount due'} />
           {session.email ? (
             <p className="muted small">
               The confirmation goes to <strong>{session.email}</strong>.
@@ -113,6 +113,7 @@ function paymentSessionText(failure: ApiFailure): string | undefined {
 
 function PaidOrder({ token, session }: { token: string; session: CheckoutSession }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const paymentSession = useMutation(trpc.public.checkout.paymentSession.mutationOptions());
   const [handoff, setHandoff] = useState<Handoff | undefined>();
   const [failure, setFailure] = useState<ApiFailure | undefined>();
@@ -123,6 +124,8 @@ function PaidOrder({ token, session }: { token: string; session: CheckoutSession
     try {
       const next = await paymentSession.mutateAsync({ token });
       setHandoff(next);
+      // The session now awaits the payment (its details can no longer change): read it again.
+      void queryClient.invalidateQueries({ queryKey: trpc.public.checkout.get.queryKey({ token }) });
       return next;
     } catch (error) {
       setFailure(readFailure(error));
@@ -156,7 +159,9 @@ function PaidOrder({ token, session }: { token: string; session: CheckoutSession
   return (
     <section aria-labelledby="pay-title">
       <h2 id="pay-title">Pay {formatMoney(handoff.amountInCents, handoff.currency)}</h2>
-      {handoff.orderReference ? <p>Order {handoff.orderReference}</p> : null}
+      {handoff.orderReference ? (
+        <p className="muted small">Order reference {handoff.orderReference}</p>
+      ) : null}
       {session.status === 'PAYMENT_FAILED' ? (
         <Notice tone="error">The last payment did not go through. Try again, or use another card.</Notice>
       ) : null}

@@ -1,13 +1,13 @@
 import { cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
+import { instantSchema, parseInstant } from '../availability/schemas.ts';
 import { BOOKING_STATUSES, bookingDetailSchema, bookingStatusSchema } from './booking-read.ts';
+import { reasonSchema } from './customer-action-schemas.ts';
 
 export {
   type CancelRequestInput,
   cancelRequestInputSchema,
   MAX_REASON_LENGTH,
-  type RescheduleRequestInput,
-  rescheduleRequestInputSchema,
 } from './customer-action-schemas.ts';
 
 /** Customer and guest booking routes (CONTRACT-bookings.md 14.17). */
@@ -39,6 +39,23 @@ export const customerBookingListQuerySchema = z.strictObject({
     ),
 });
 export type CustomerBookingListQuery = z.output<typeof customerBookingListQuerySchema>;
+
+export const rescheduleRequestInputSchema = z
+  .strictObject({
+    startsAt: instantSchema,
+    endsAt: instantSchema.describe(
+      'The booked duration after `startsAt` (14.5): a booking of whole local days keeps its wall times, any other its elapsed minutes',
+    ),
+    reason: reasonSchema,
+  })
+  .superRefine((input, ctx) => {
+    const startsAt = parseInstant(input.startsAt);
+    const endsAt = parseInstant(input.endsAt);
+    if (startsAt !== null && endsAt !== null && endsAt <= startsAt) {
+      ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must be after startsAt' });
+    }
+  });
+export type RescheduleRequestInput = z.output<typeof rescheduleRequestInputSchema>;
 
 export const customerBookingIdInputSchema = z.strictObject({
   id: z.string().max(64).describe('Booking id (`bkg_…`)'),
