@@ -82,7 +82,18 @@ async function fillDetails(page: Page, options: { address: boolean }) {
   }
 }
 
-async function payWithCard(page: Page, number: string) {
+/** Types a test card; `keyboard` moves between the fields with Tab and submits with Enter. */
+async function payWithCard(page: Page, number: string, options: { keyboard?: boolean } = {}) {
+  if (options.keyboard) {
+    await page.getByLabel('Card number').focus();
+    await page.keyboard.type(number);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('12/39');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    return;
+  }
   await page.getByLabel('Card number').fill(number);
   await page.getByLabel('Expiry (MM/YY)').fill('12/39');
   await page.getByLabel('CVC').fill('123');
@@ -113,6 +124,8 @@ describe('checkout', () => {
     await page.getByRole('button', { name: 'Continue to payment' }).click();
     await heading(page, 'Payment');
     await heading(page, 'Pay $40.00');
+    // The new step takes the focus (the main region), not a button that is gone.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
     await checkPage(page, 'checkout-payment');
     await payWithCard(page, '4242 4242 4242 4242');
 
@@ -160,9 +173,9 @@ describe('checkout', () => {
     await expect.poll(async () => (await readSession(session.checkoutToken)).status).toBe('AWAITING_PAYMENT');
     expect(await page.getByLabel('Card number').inputValue()).toBe('');
 
-    await payWithCard(page, '4000 0000 0000 0002');
+    await payWithCard(page, '4000 0000 0000 0002', { keyboard: true });
     await page.getByText('Your card was declined. Try another card.').waitFor();
-    await payWithCard(page, '4242424242424242');
+    await payWithCard(page, '4242424242424242', { keyboard: true });
     await heading(page, 'Thank you for your order');
     expect(await readSession(session.checkoutToken)).toMatchObject({
       status: 'COMPLETED',

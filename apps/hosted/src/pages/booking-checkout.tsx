@@ -10,6 +10,7 @@ import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure } from '../lib/trpc.ts';
 import { Button, FailureNotice, Field, Notice, Page } from '../ui.tsx';
+import { useStepFocus } from './checkout-parts.tsx';
 import '../checkout.css';
 
 type Conversion = inferRouterOutputs<AppRouter>['public']['bookingCheckout']['convert'];
@@ -192,6 +193,7 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
 }
 
 function ConversionResult({ conversion }: { conversion: Conversion }) {
+  useStepFocus(conversion.flow);
   const money = (amount: number) => formatMoney(amount, conversion.currency);
   switch (conversion.flow) {
     case 'PAYMENT':

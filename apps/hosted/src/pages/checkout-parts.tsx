@@ -1,9 +1,21 @@
 import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
+import { useEffect } from 'react';
 import { formatMoney } from '../lib/format.ts';
 import '../checkout.css';
 
 export type CheckoutSession = inferRouterOutputs<AppRouter>['public']['checkout']['get'];
+
+/**
+ * A new step of the same page (details → payment → result, a conversion's answer): focus moves to
+ * the page's main region (the layout's `#main`, focusable), so keyboard and screen-reader users
+ * start at its heading instead of on a button that is gone.
+ */
+export function useStepFocus(step: string): void {
+  useEffect(() => {
+    if (step) document.getElementById('main')?.focus();
+  }, [step]);
+}
 
 /** What the server says about the session's payment: the result page shows this, never the browser's. */
 export type PaymentOutcome = 'PAID' | 'FREE' | 'FAILED' | 'CANCELLED' | 'PROCESSING' | 'NOT_STARTED';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { readFailure, useTRPC } from '../lib/trpc.ts';
 import { Button, FailureNotice, Loading, Notice, Page } from '../ui.tsx';
 import { CheckoutLinkNotFound } from './checkout.tsx';
-import { OrderSummary, type PaymentOutcome, paymentOutcome } from './checkout-parts.tsx';
+import { OrderSummary, type PaymentOutcome, paymentOutcome, useStepFocus } from './checkout-parts.tsx';
 
 /** How often and how long the result page asks the server before saying "still processing". */
 export const RESULT_POLL_MS = 1_000;
@@ -31,6 +31,9 @@ export function CheckoutResultPage({ token }: { token: string }) {
       return Date.now() - since.current < RESULT_POLL_LIMIT_MS ? RESULT_POLL_MS : false;
     },
   });
+
+  const settled = session.data ? paymentOutcome(session.data) : '';
+  useStepFocus(settled);
 
   useEffect(() => {
     // Re-render when the wait runs out, to say "still processing" (polling has stopped by then).

@@ -10,7 +10,7 @@ import { paymentFormFor } from '../lib/payment-form.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
 import { Button, FailureNotice, Field, Loading, Notice, Page } from '../ui.tsx';
-import { type CheckoutSession, OrderSummary } from './checkout-parts.tsx';
+import { type CheckoutSession, OrderSummary, useStepFocus } from './checkout-parts.tsx';
 
 type Handoff = inferRouterOutputs<AppRouter>['public']['checkout']['paymentSession'];
 
@@ -33,6 +33,7 @@ export function PaymentStep({
   onEdit: (() => void) | undefined;
 }) {
   const free = session.totalInCents === 0;
+  useStepFocus('payment');
   return (
     <Page title={free ? 'Place your order' : 'Payment'}>
       <div className="checkout-grid">
