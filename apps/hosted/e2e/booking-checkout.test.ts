@@ -180,6 +180,19 @@ describe('booking checkout', () => {
     await heading(page, 'You are booked');
     await checkPage(page, 'booking-flow-confirmed');
     expect((await bookingFor('free@example.com')).status).toBe('CONFIRMED');
+
+    // The management link asks to move it (the service's default policy: REQUEST) to a time the
+    // availability search offers.
+    await page.goto(await managementLink('free@example.com'));
+    await page.getByText('Confirmed', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Ask to move to another time' }).click();
+    await page.getByRole('button', { name: 'Find times' }).click();
+    await page.getByRole('radio', { name: '3:00 PM' }).check();
+    await checkPage(page, 'booking-manage-move');
+    await page.getByRole('button', { name: 'Send the request' }).click();
+    await page.getByText('We asked the store to move your booking.').waitFor();
+    await page.getByText(/New time: Pending/).waitFor();
+    await checkPage(page, 'booking-manage-move-requested');
   });
 
   it('TERMINAL: a released hold can no longer be booked; incomplete and unknown links say so', async () => {
