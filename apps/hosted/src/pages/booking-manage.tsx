@@ -365,7 +365,7 @@ function RescheduleForm({
       {slots === undefined ? null : slots.length === 0 ? (
         <p role="status">No free times that day. Try another date.</p>
       ) : (
-        <fieldset className="card radio-list">
+        <fieldset className="card radio-list slots">
           <legend>
             Times on {formatDate(`${day}T12:00:00Z`)} ({booking.timezone.replaceAll('_', ' ')} time)
           </legend>
