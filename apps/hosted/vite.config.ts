@@ -36,6 +36,11 @@ export default defineConfig({
         find: /^@commerce\/core$/,
         replacement: fileURLToPath(new URL('./src/lib/core-browser.ts', import.meta.url)),
       },
+      // The checkout schemas take their country code from @commerce/catalog's pure shipping schemas.
+      {
+        find: /^@commerce\/catalog$/,
+        replacement: fileURLToPath(new URL('./src/lib/catalog-browser.ts', import.meta.url)),
+      },
     ],
   },
   build: {

@@ -18,6 +18,7 @@ import { OrderDetailPage, OrderStatusPage, OrdersPage } from './pages/orders.tsx
 import { ProfilePage } from './pages/profile.tsx';
 import { SignInPage, VerifyLinkPage } from './pages/sign-in.tsx';
 import { UnsubscribePage } from './pages/unsubscribe.tsx';
+import { checkoutRoutes } from './routes-checkout.tsx';
 
 export interface RouterContext {
   /** The tenant the path names (`/hosted/<slug>/…`). */
@@ -81,7 +82,7 @@ function Layout() {
   );
 }
 
-const rootRoute = createRootRouteWithContext<RouterContext>()({
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: Layout,
   notFoundComponent: () => (
     <section className="page">
@@ -194,6 +195,7 @@ const routeTree = rootRoute.addChildren([
   orderStatusRoute,
   emailUnsubscribeRoute,
   cartUnsubscribeRoute,
+  ...checkoutRoutes,
 ]);
 
 export function createAppRouter(basepath: string, slug: string) {

@@ -2,11 +2,15 @@ import { cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
 import { instantSchema, parseInstant } from '../availability/schemas.ts';
 import { BOOKING_STATUSES, bookingDetailSchema, bookingStatusSchema } from './booking-read.ts';
+import { reasonSchema } from './customer-action-schemas.ts';
+
+export {
+  type CancelRequestInput,
+  cancelRequestInputSchema,
+  MAX_REASON_LENGTH,
+} from './customer-action-schemas.ts';
 
 /** Customer and guest booking routes (CONTRACT-bookings.md 14.17). */
-
-/** Reasons (14.23). */
-export const MAX_REASON_LENGTH = 500;
 
 const statusListSchema = z
   .string()
@@ -35,11 +39,6 @@ export const customerBookingListQuerySchema = z.strictObject({
     ),
 });
 export type CustomerBookingListQuery = z.output<typeof customerBookingListQuerySchema>;
-
-const reasonSchema = z.string().trim().max(MAX_REASON_LENGTH).optional().describe('At most 500 characters');
-
-export const cancelRequestInputSchema = z.strictObject({ reason: reasonSchema });
-export type CancelRequestInput = z.output<typeof cancelRequestInputSchema>;
 
 export const rescheduleRequestInputSchema = z
   .strictObject({

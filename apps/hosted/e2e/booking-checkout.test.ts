@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf, checkPage, heading, type Merchant, ownerOf, tomorrowAt } from './checkout-support.ts';
+import { type Hosted, linkOf, startHosted } from './harness.ts';
+
+/**
+ * Booking checkout from a hold in headless Chromium (issue 16, part B; CONTRACT-bookings.md 14.13):
+ * each conversion flow (PAYMENT then paid, REQUEST, CONFIRMED, TERMINAL) and the emailed management
+ * link. Holds are made through the API as a storefront makes them. One gateway and browser for the
+ * file; axe-core and a screenshot on every page visited.
+ */
+const SLUG = 'booking-shop';
+let hosted: Hosted;
+let owner: Merchant;
+const services: Record<'pay' | 'request' | 'free', string> = { pay: '', request: '', free: '' };
+
+beforeAll(async () => {
+  hosted = await startHosted();
+  await hosted.provision(SLUG);
+  owner = await ownerOf(hosted, SLUG);
+  const resource = await owner.created<{ id: string }>(
+    owner.call('POST', '/merchant/booking-resources', { name: 'Studio', kind: 'SPACE', capacity: 3 }),
+    'resource',
+  );
+  const day = [{ start: '00:00', end: '24:00' }];
+  const service = async (slug: string, name: string, extra: Record<string, unknown>) =>
+    (
+      await owner.created<{ id: string }>(
+        owner.call('POST', '/merchant/booking-services', {
+          slug,
+          name,
+          status: 'ACTIVE',
+          periodMode: 'FIXED_DURATION',
+          timezone: 'UTC',
+          durations: { choicesMinutes: [60] },
+          availability: {
+            weeklyHours: { MON: day, TUE: day, WED: day, THU: day, FRI: day, SAT: day, SUN: day },
+          },
+          requirements: [
+            { name: 'Studio', resourceIds: [resource.id], units: { mode: 'PER_BOOKING', count: 1 } },
+          ],
+          pricing: { basis: 'FLAT', amountInCents: 3000 },
+          ...extra,
+        }),
+        `service ${slug}`,
+      )
+    ).id;
+  services.pay = await service('studio-hour', 'Studio hour', { checkout: { paymentMode: 'PAY_NOW' } });
+  services.request = await service('studio-request', 'Studio on request', {
+    checkout: { approvalMode: 'MANUAL' },
+  });
+  services.free = await service('studio-tour', 'Studio tour', {
+    pricing: { basis: 'FLAT', amountInCents: 0 },
+  });
+});
+afterAll(async () => hosted?.close());
+
+let holds = 0;
+/** A hold as the storefront makes it: its id, the key it was made with, and the customer's email. */
+async function hold(serviceId: string, hour: number, email: string) {
+  holds += 1;
+  const key = `e2e-hold-key-${String(holds).padStart(6, '0')}`;
+  const created = await bodyOf<{ id: string }>(
+    await hosted.api('/public/booking-holds', {
+      method: 'POST',
+      slug: SLUG,
+      headers: { 'x-idempotency-key': key },
+      body: JSON.stringify({ serviceId, ...tomorrowAt(hour), quantity: 1, customerEmail: email }),
+    }),
+    'hold',
+    201,
+  );
+  return { id: created.id, key, email };
+}
+
+const checkoutPath = (held: { id: string; key: string; email: string }) =>
+  `/hosted/${SLUG}/bookings/checkout?hold=${held.id}&email=${encodeURIComponent(held.email)}#key=${held.key}`;
+
+/** The merchant's view of the one booking made for `email`. */
+async function bookingFor(email: string) {
+  const page = await bodyOf<{ data: { id: string; status: string }[] }>(
+    await owner.call('GET', `/merchant/bookings?customerEmail=${encodeURIComponent(email)}`),
+    'bookings',
+    200,
+  );
+  expect(page.data).toHaveLength(1);
+  return page.data[0]!;
+}
+
+/** The management link of the newest email to `email` that carries one. */
+async function managementLink(email: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const row = await hosted.database.db
+      .selectFrom('dev_emails')
+      .select('text_body')
+      .where('to_address', '=', email)
+      .where('text_body', 'like', '%/bookings/manage/%')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (row) return linkOf(row.text_body, '/bookings/manage/');
+    if (Date.now() > deadline) throw new Error(`no management link to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('booking checkout', () => {
+  it('PAYMENT: shows the amount due and its deadline, pays it on the checkout page, and the booking is confirmed', async () => {
+    const held = await hold(services.pay, 9, 'pay@example.com');
+    const { page } = await hosted.newPage({ width: 390 });
+    await page.goto(checkoutPath(held));
+    await heading(page, 'Complete your booking');
+    expect(await page.getByLabel('Email').inputValue()).toBe('pay@example.com');
+    await checkPage(page, 'booking-checkout');
+    await page.getByLabel('Full name').fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Book' }).click();
+
+    await heading(page, 'Pay to confirm your booking');
+    await page.getByText('Due now').waitFor();
+    await checkPage(page, 'booking-flow-payment');
+    expect((await bookingFor('pay@example.com')).status).toBe('PENDING_PAYMENT');
+    await page.getByRole('link', { name: 'Pay $30.00' }).click();
+
+    // The booking payment link's page (/checkout/pay?token=c1_…): bound to the amount due, no details step.
+    await heading(page, 'Payment');
+    expect(page.url()).toContain('/checkout/pay?token=c1_');
+    expect(await page.getByRole('button', { name: 'Change details or shipping' }).count()).toBe(0);
+    await checkPage(page, 'booking-payment');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/39');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: 'Pay $30.00' }).click();
+    await heading(page, 'Payment received');
+    await page.getByText('Your payment was received and your booking is confirmed.').waitFor();
+    await checkPage(page, 'booking-payment-result');
+    expect((await bookingFor('pay@example.com')).status).toBe('CONFIRMED');
+  });
+
+  it('REQUEST: says the store reviews it; the management link shows the request and cancels it', async () => {
+    const held = await hold(services.request, 10, 'request@example.com');
+    const { page } = await hosted.newPage();
+    await page.goto(checkoutPath(held));
+    await page.getByLabel('Full name').fill('Grace Hopper');
+    await page.getByRole('button', { name: 'Book' }).click();
+    await heading(page, 'Booking requested');
+    await checkPage(page, 'booking-flow-request');
+    expect((await bookingFor('request@example.com')).status).toBe('REQUESTED');
+
+    await page.goto(await managementLink('request@example.com'));
+    await heading(page, /^Booking /);
+    await page.getByRole('heading', { name: 'Studio on request' }).waitFor();
+    await page.getByText('Requested', { exact: true }).waitFor();
+    await checkPage(page, 'booking-manage');
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await heading(page, 'Cancel this booking');
+    await page.getByLabel('Reason (optional)').fill('Plans changed');
+    await checkPage(page, 'booking-manage-cancel');
+    await page.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByText('Your booking is cancelled.').waitFor();
+    await page.getByText('Cancelled', { exact: true }).waitFor();
+    await checkPage(page, 'booking-manage-cancelled');
+    expect((await bookingFor('request@example.com')).status).toBe('CANCELLED');
+    // The link made its one change: reloaded, it shows the booking and offers nothing.
+    await page.reload();
+    await page.getByText('Cancelled', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Cancel booking' }).count()).toBe(0);
+  });
+
+  it('CONFIRMED: a free booking is booked at once (after the email is corrected)', async () => {
+    const held = await hold(services.free, 11, 'free@example.com');
+    const { page } = await hosted.newPage();
+    await page.goto(checkoutPath(held));
+    await page.getByLabel('Full name').fill('Katherine Johnson');
+    await page.getByLabel('Email').fill('someone-else@example.com');
+    await page.getByRole('button', { name: 'Book' }).click();
+    await page.getByText('Use the email you started this booking with').waitFor();
+    // Corrected and sent from the keyboard (Enter submits the form).
+    await page.getByLabel('Email').fill('FREE@example.com');
+    await page.getByLabel('Email').press('Enter');
+    await heading(page, 'You are booked');
+    await checkPage(page, 'booking-flow-confirmed');
+    expect((await bookingFor('free@example.com')).status).toBe('CONFIRMED');
+
+    // The management link asks to move it (the service's default policy: REQUEST) to a time the
+    // availability search offers.
+    await page.goto(await managementLink('free@example.com'));
+    await page.getByText('Confirmed', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Ask to move to another time' }).click();
+    await page.getByRole('button', { name: 'Find times' }).click();
+    await page.getByRole('radio', { name: '3:00 PM' }).check();
+    await checkPage(page, 'booking-manage-move');
+    await page.getByRole('button', { name: 'Send the request' }).click();
+    await page.getByText('We asked the store to move your booking.').waitFor();
+    await page.getByText(/New time: Pending/).waitFor();
+    await checkPage(page, 'booking-manage-move-requested');
+  });
+
+  it('TERMINAL: a released hold can no longer be booked; incomplete and unknown links say so', async () => {
+    const held = await hold(services.pay, 12, 'terminal@example.com');
+    const release = await hosted.api(`/public/booking-holds/${held.id}`, {
+      method: 'DELETE',
+      slug: SLUG,
+      headers: { 'x-idempotency-key': held.key },
+    });
+    expect(release.status).toBe(204);
+    const { page } = await hosted.newPage();
+    await page.goto(checkoutPath(held));
+    await page.getByLabel('Full name').fill('Dorothy Vaughan');
+    await page.getByRole('button', { name: 'Book' }).click();
+    await heading(page, 'This booking could not be completed');
+    await page.getByText('The hold on this time was released.').waitFor();
+    await checkPage(page, 'booking-flow-terminal');
+
+    await page.goto(`/hosted/${SLUG}/bookings/checkout?hold=${held.id}`);
+    await heading(page, 'This booking link does not work');
+    await checkPage(page, 'booking-checkout-incomplete');
+    await page.goto(`/hosted/${SLUG}/bookings/manage/m1_unknown`);
+    await heading(page, 'This booking link does not work');
+    await checkPage(page, 'booking-manage-unknown');
+  });
+});

@@ -1,0 +1,275 @@
+import type { AppRouter } from '@commerce/api';
+import { useMutation } from '@tanstack/react-query';
+import { Link, useRouteContext } from '@tanstack/react-router';
+import { createTRPCClient, httpLink } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
+import { useMemo, useState } from 'react';
+import { Checkbox, Form } from 'react-aria-components';
+import { convertHoldInputSchema } from '../lib/checkout-schemas.ts';
+import { formatDateTime, formatMoney } from '../lib/format.ts';
+import { fieldErrors } from '../lib/schemas.ts';
+import { type ApiFailure, readFailure } from '../lib/trpc.ts';
+import { Button, FailureNotice, Field, Notice, Page } from '../ui.tsx';
+import { useStepFocus } from './checkout-parts.tsx';
+import '../checkout.css';
+
+type Conversion = inferRouterOutputs<AppRouter>['public']['bookingCheckout']['convert'];
+
+/**
+ * The hold's key, from the link's fragment (`#key=…`): it proves possession of the hold, so it stays
+ * out of the request line (the fragment never reaches a server or its logs).
+ */
+export function holdKeyFromHash(hash: string): string {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('key') ?? '';
+}
+
+/**
+ * A client whose calls carry the hold's `x-idempotency-key`: the conversion route takes the key the
+ * hold was created with as the proof of possession and to convert once.
+ */
+function useHoldClient(slug: string, key: string) {
+  return useMemo(
+    () =>
+      createTRPCClient<AppRouter>({
+        links: [
+          httpLink({
+            url: '/trpc',
+            headers: { 'x-organization-slug': slug, 'x-idempotency-key': key },
+            fetch: (url, init) => fetch(url, { ...(init as RequestInit), credentials: 'same-origin' }),
+          }),
+        ],
+      }),
+    [slug, key],
+  );
+}
+
+const TERMINAL_TEXT: Record<string, string> = {
+  HOLD_EXPIRED: 'The time we held for you ran out before the booking was completed.',
+  HOLD_RELEASED: 'The hold on this time was released.',
+  SERVICE_UNAVAILABLE: 'This service is no longer offered.',
+  CAPACITY_LOST: 'Someone else booked this time after your hold ran out.',
+  BOOKING_DECLINED: 'The store declined this booking.',
+  BOOKING_CANCELLED: 'This booking was cancelled.',
+  BOOKING_EXPIRED: 'This booking expired before it was paid.',
+};
+
+/**
+ * `/bookings/checkout?hold=hld_…&email=…#key=…`: completes a booking from a hold the storefront
+ * made (CONTRACT-bookings.md 14.13). The customer gives their name (and the hold's email); the
+ * answer's flow is shown as it is: PAYMENT (pay the amount due through the checkout page), REQUEST
+ * (the store reviews it), CONFIRMED (booked) or TERMINAL (the hold can no longer become a booking).
+ */
+export function BookingCheckoutPage({ hold, email }: { hold: string; email: string | undefined }) {
+  const { slug } = useRouteContext({ from: '__root__' });
+  const [key] = useState(() => holdKeyFromHash(window.location.hash));
+  const client = useHoldClient(slug, key);
+  const convert = useMutation({
+    mutationFn: (input: Parameters<typeof client.public.bookingCheckout.convert.mutate>[0]) =>
+      client.public.bookingCheckout.convert.mutate(input),
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<ApiFailure | undefined>();
+  const [agreementVersion, setAgreementVersion] = useState<number | undefined>();
+  const [accepted, setAccepted] = useState(false);
+  const [conversion, setConversion] = useState<Conversion | undefined>();
+  const [notFound, setNotFound] = useState(false);
+
+  if (!hold || !key || notFound)
+    return (
+      <Page title="This booking link does not work">
+        <p>
+          The link is incomplete, or the hold it names is not one of this store's. Go back to the store and
+          choose your time again.
+        </p>
+      </Page>
+    );
+  if (conversion) return <ConversionResult conversion={conversion} />;
+
+  const submit = async (data: FormData) => {
+    setFailure(undefined);
+    const text = (name: string) => {
+      const value = String(data.get(name) ?? '').trim();
+      return value === '' ? undefined : value;
+    };
+    const name = text('customerName');
+    const input = {
+      customerName: name ?? '',
+      customerEmail: text('customerEmail') ?? '',
+      ...(text('customerPhone') ? { customerPhone: text('customerPhone') } : {}),
+      ...(text('customerNote') ? { customerNote: text('customerNote') } : {}),
+      ...(agreementVersion !== undefined && accepted
+        ? { agreement: { version: agreementVersion, signerName: name ?? '', accepted: true as const } }
+        : {}),
+    };
+    const parsed = convertHoldInputSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    if (agreementVersion !== undefined && !accepted) {
+      setErrors({ agreement: 'Accept the agreement to book' });
+      return;
+    }
+    setErrors({});
+    try {
+      setConversion(await convert.mutateAsync({ id: hold, ...parsed.data }));
+    } catch (error) {
+      const read = readFailure(error);
+      if (read.status === 404) setNotFound(true);
+      else if (read.code === 'AGREEMENT_REQUIRED') {
+        const version = (error as { data?: { details?: { version?: number } } }).data?.details?.version;
+        setAgreementVersion(version ?? 1);
+        setAccepted(false);
+      } else if (read.issues.length > 0)
+        setErrors(
+          Object.fromEntries(
+            read.issues.map((issue) => [
+              issue.path,
+              issue.path === 'customerEmail' ? 'Use the email you started this booking with' : issue.message,
+            ]),
+          ),
+        );
+      else setFailure(read);
+    }
+  };
+
+  return (
+    <Page title="Complete your booking">
+      <p>Your time is held for a few minutes. Tell us who is booking to finish.</p>
+      <Form
+        validationErrors={errors}
+        validationBehavior="aria"
+        aria-label="Your details"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit(new FormData(event.currentTarget));
+        }}
+      >
+        <Field name="customerName" label="Full name" autoComplete="name" isRequired />
+        <Field
+          name="customerEmail"
+          label="Email"
+          type="email"
+          autoComplete="email"
+          isRequired
+          defaultValue={email ?? ''}
+          description="The email you started this booking with. Your confirmation is sent here."
+          // The server's refusal goes as the customer types, not on blur (which would move the button).
+          onChange={() => setErrors(({ customerEmail: _, ...rest }) => rest)}
+        />
+        <Field name="customerPhone" label="Phone (optional)" type="tel" autoComplete="tel" />
+        <Field name="customerNote" label="Note for the store (optional)" />
+        {agreementVersion !== undefined ? (
+          <div className="card">
+            <Notice>This service asks you to accept its agreement (version {agreementVersion}).</Notice>
+            <Checkbox className="checkbox" isSelected={accepted} onChange={setAccepted}>
+              <span className="box" aria-hidden="true">
+                {accepted ? '✓' : ''}
+              </span>
+              I accept the service agreement, signed with my full name
+            </Checkbox>
+            {errors.agreement ? <p className="field-error">{errors.agreement}</p> : null}
+          </div>
+        ) : null}
+        {failure?.code === 'CAPACITY_UNAVAILABLE' ? (
+          <Notice tone="error">
+            This time is no longer available. Go back to the store to choose another.
+          </Notice>
+        ) : failure?.code === 'STALE_STATE' ? (
+          <Notice tone="error">
+            This hold cannot be booked as it is. Go back to the store and choose again.
+          </Notice>
+        ) : (
+          <FailureNotice failure={failure} />
+        )}
+        <div className="actions">
+          <Button type="submit" isDisabled={convert.isPending}>
+            {convert.isPending ? 'Booking…' : 'Book'}
+          </Button>
+        </div>
+      </Form>
+    </Page>
+  );
+}
+
+function ConversionResult({ conversion }: { conversion: Conversion }) {
+  useStepFocus(conversion.flow);
+  const money = (amount: number) => formatMoney(amount, conversion.currency);
+  switch (conversion.flow) {
+    case 'PAYMENT':
+      return (
+        <Page title="Pay to confirm your booking">
+          <p>
+            Your booking is reserved until{' '}
+            <strong>
+              {conversion.paymentExpiresAt ? formatDateTime(conversion.paymentExpiresAt) : 'soon'}
+            </strong>
+            . Pay {money(conversion.amountDueNowInCents)} now to confirm it.
+          </p>
+          <dl className="facts">
+            <dt>Due now</dt>
+            <dd>{money(conversion.amountDueNowInCents)}</dd>
+            {conversion.remainingBalanceInCents > 0 ? (
+              <>
+                <dt>Balance due later</dt>
+                <dd>{money(conversion.remainingBalanceInCents)}</dd>
+              </>
+            ) : null}
+            <dt>Total</dt>
+            <dd>{money(conversion.totalInCents)}</dd>
+          </dl>
+          <p>
+            <Link
+              to="/checkout/pay"
+              search={{ token: conversion.checkoutToken ?? '' }}
+              className="button button-primary"
+            >
+              Pay {money(conversion.amountDueNowInCents)}
+            </Link>
+          </p>
+          <p className="muted small">
+            We also emailed you this payment link and a link to manage the booking.
+          </p>
+        </Page>
+      );
+    case 'REQUEST':
+      return (
+        <Page title="Booking requested">
+          <Notice tone="success">
+            Your request is with the store. Nothing is charged now: we email you when the store answers.
+          </Notice>
+          <dl className="facts">
+            <dt>Total</dt>
+            <dd>{money(conversion.totalInCents)}</dd>
+          </dl>
+          <p className="muted small">The email we sent has a link to see or cancel your request.</p>
+        </Page>
+      );
+    case 'CONFIRMED':
+      return (
+        <Page title="You are booked">
+          <Notice tone="success">Your booking is confirmed. A confirmation is on its way by email.</Notice>
+          <dl className="facts">
+            <dt>Total</dt>
+            <dd>{money(conversion.totalInCents)}</dd>
+            {conversion.remainingBalanceInCents > 0 ? (
+              <>
+                <dt>Balance due later</dt>
+                <dd>{money(conversion.remainingBalanceInCents)}</dd>
+              </>
+            ) : null}
+          </dl>
+          <p className="muted small">The email has a link to manage your booking.</p>
+        </Page>
+      );
+    default:
+      return (
+        <Page title="This booking could not be completed">
+          <Notice tone="error">
+            {TERMINAL_TEXT[conversion.terminalReason ?? ''] ?? 'This hold can no longer become a booking.'}
+          </Notice>
+          <p>Nothing was charged. Go back to the store to choose a time again.</p>
+        </Page>
+      );
+  }
+}

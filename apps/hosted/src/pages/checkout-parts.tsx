@@ -1,0 +1,104 @@
+import type { AppRouter } from '@commerce/api';
+import type { inferRouterOutputs } from '@trpc/server';
+import { useEffect } from 'react';
+import { formatMoney } from '../lib/format.ts';
+import '../checkout.css';
+
+export type CheckoutSession = inferRouterOutputs<AppRouter>['public']['checkout']['get'];
+
+/**
+ * A new step of the same page (details → payment → result, a conversion's answer): focus moves to
+ * the page's main region (the layout's `#main`, focusable), so keyboard and screen-reader users
+ * start at its heading instead of on a button that is gone.
+ */
+export function useStepFocus(step: string): void {
+  useEffect(() => {
+    if (step) document.getElementById('main')?.focus();
+  }, [step]);
+}
+
+/** What the server says about the session's payment: the result page shows this, never the browser's. */
+export type PaymentOutcome = 'PAID' | 'FREE' | 'FAILED' | 'CANCELLED' | 'PROCESSING' | 'NOT_STARTED';
+
+export function paymentOutcome(session: CheckoutSession): PaymentOutcome {
+  if (session.paymentStatus === 'PAID') return 'PAID';
+  if (session.paymentStatus === 'NOT_REQUIRED' && session.status === 'COMPLETED') return 'FREE';
+  // A booking payment's session places no order: the webhook completes the session itself.
+  if (session.status === 'COMPLETED') return 'PAID';
+  if (session.status === 'CANCELLED' || session.paymentStatus === 'REFUNDED') return 'CANCELLED';
+  if (session.status === 'PAYMENT_FAILED' || session.paymentStatus === 'FAILED') return 'FAILED';
+  if (session.status === 'AWAITING_PAYMENT') return 'PROCESSING';
+  return 'NOT_STARTED';
+}
+
+/** The cart as the server priced it: lines, subtotal, shipping, tax and total in the store's currency. */
+export function OrderSummary({
+  session,
+  title = 'Order summary',
+}: {
+  session: CheckoutSession;
+  title?: string;
+}) {
+  const money = (amount: number) => formatMoney(amount, session.currency);
+  return (
+    <section className="card summary" aria-labelledby="summary-title">
+      <h2 id="summary-title">{title}</h2>
+      {session.lines.length > 0 ? (
+        <table className="responsive">
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col" className="num">
+                Quantity
+              </th>
+              <th scope="col" className="num">
+                Price
+              </th>
+              <th scope="col" className="num">
+                Total
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {session.lines.map((line) => (
+              <tr key={`${line.itemId}:${line.variantId ?? ''}`}>
+                <td data-label="Item">{line.name}</td>
+                <td data-label="Quantity" className="num">
+                  {line.quantity}
+                </td>
+                <td data-label="Price" className="num">
+                  {money(line.unitPriceInCents)}
+                </td>
+                <td data-label="Total" className="num">
+                  {money(line.totalInCents)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <dl className="totals">
+        {session.lines.length > 0 ? (
+          <>
+            <dt>Subtotal</dt>
+            <dd>{money(session.subtotalInCents)}</dd>
+          </>
+        ) : null}
+        {session.shippingRequired ? (
+          <>
+            <dt>Shipping</dt>
+            <dd>{session.shippingRateId ? money(session.shippingInCents) : 'Chosen next'}</dd>
+          </>
+        ) : null}
+        {session.taxInCents > 0 ? (
+          <>
+            <dt>{session.taxIncluded ? 'Tax included' : 'Tax'}</dt>
+            <dd>{money(session.taxInCents)}</dd>
+          </>
+        ) : null}
+        <dt className="total">Total</dt>
+        <dd className="total">{money(session.totalInCents)}</dd>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,303 @@
+import type { AppRouter } from '@commerce/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useRouteContext } from '@tanstack/react-router';
+import type { inferRouterOutputs } from '@trpc/server';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Form } from 'react-aria-components';
+import { sandboxPaymentConfirmInputSchema } from '../lib/checkout-schemas.ts';
+import { formatDateTime, formatMoney } from '../lib/format.ts';
+import { paymentFormFor } from '../lib/payment-form.ts';
+import { fieldErrors } from '../lib/schemas.ts';
+import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
+import { Button, FailureNotice, Field, Loading, Notice, Page } from '../ui.tsx';
+import { type CheckoutSession, OrderSummary, useStepFocus } from './checkout-parts.tsx';
+
+type Handoff = inferRouterOutputs<AppRouter>['public']['checkout']['paymentSession'];
+
+/** Stripe.js and its form load only when a store uses Stripe: their own chunk, fetched on demand. */
+const StripePaymentForm = lazy(() => import('./stripe-payment.tsx'));
+
+/**
+ * The payment step of a bound session: a zero total places the order (confirm-free); a positive
+ * one asks the server for the payment session (one intent per session, created by the server) and
+ * shows the processor's form for it. Whatever the form reports, the result page reads the outcome
+ * from the server.
+ */
+export function PaymentStep({
+  token,
+  session,
+  onEdit,
+}: {
+  token: string;
+  session: CheckoutSession;
+  onEdit: (() => void) | undefined;
+}) {
+  const free = session.totalInCents === 0;
+  useStepFocus('payment');
+  return (
+    <Page title={free ? 'Place your order' : 'Payment'}>
+      <div className="checkout-grid">
+        <div>
+          {free ? <FreeOrder token={token} /> : <PaidOrder token={token} session={session} />}
+          {onEdit ? (
+            <div className="actions">
+              <Button variant="secondary" onPress={onEdit}>
+                Change details or shipping
+              </Button>
+            </div>
+          ) : null}
+        </div>
+        <div>
+          <OrderSummary session={session} title={session.lines.length > 0 ? 'Order summary' : 'Amount due'} />
+          {session.email ? (
+            <p className="muted small">
+              The confirmation goes to <strong>{session.email}</strong>.
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </Page>
+  );
+}
+
+function useShowResult(token: string) {
+  const navigate = useNavigate();
+  return () => navigate({ to: '/checkout/result', search: { token } });
+}
+
+function FreeOrder({ token }: { token: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const confirmFree = useMutation(trpc.public.checkout.confirmFree.mutationOptions());
+  const showResult = useShowResult(token);
+  const [failure, setFailure] = useState<ApiFailure | undefined>();
+  return (
+    <section aria-labelledby="free-title">
+      <h2 id="free-title">Nothing to pay</h2>
+      <p>Your order total is zero: no card is needed.</p>
+      <FailureNotice failure={failure} />
+      <div className="actions">
+        <Button
+          isDisabled={confirmFree.isPending}
+          onPress={async () => {
+            setFailure(undefined);
+            try {
+              await confirmFree.mutateAsync({ token });
+              await queryClient.invalidateQueries({ queryKey: trpc.public.checkout.get.queryKey({ token }) });
+              await showResult();
+            } catch (error) {
+              setFailure(readFailure(error));
+            }
+          }}
+        >
+          Place order
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+/** Why the payment session cannot start, in words. */
+function paymentSessionText(failure: ApiFailure): string | undefined {
+  switch (failure.code) {
+    case 'INSUFFICIENT_STOCK':
+      return 'Some items sold out while the payment was retried. Go back to the store to change your cart.';
+    case 'INVALID_STATE_TRANSITION':
+      return 'This payment can no longer be made: the checkout was cancelled, completed or replaced.';
+    case 'PROVIDER_ERROR':
+    case 'PROVIDER_UNAVAILABLE':
+      return 'The payment processor did not answer. Try again in a moment.';
+    default:
+      return undefined;
+  }
+}
+
+function PaidOrder({ token, session }: { token: string; session: CheckoutSession }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const paymentSession = useMutation(trpc.public.checkout.paymentSession.mutationOptions());
+  const [handoff, setHandoff] = useState<Handoff | undefined>();
+  const [failure, setFailure] = useState<ApiFailure | undefined>();
+  const started = useRef(false);
+
+  const start = async () => {
+    setFailure(undefined);
+    try {
+      const next = await paymentSession.mutateAsync({ token });
+      setHandoff(next);
+      // The session now awaits the payment (its details can no longer change): read it again.
+      void queryClient.invalidateQueries({ queryKey: trpc.public.checkout.get.queryKey({ token }) });
+      return next;
+    } catch (error) {
+      setFailure(readFailure(error));
+      return undefined;
+    }
+  };
+
+  useEffect(() => {
+    // React's development double effects: one request is enough (the route is idempotent anyway).
+    if (started.current) return;
+    started.current = true;
+    void start();
+  });
+
+  if (failure) {
+    const text = paymentSessionText(failure);
+    return (
+      <>
+        {text ? <Notice tone="error">{text}</Notice> : <FailureNotice failure={failure} />}
+        {failure.code === 'PROVIDER_ERROR' || failure.code === 'PROVIDER_UNAVAILABLE' || !failure.code ? (
+          <div className="actions">
+            <Button onPress={() => void start()} isDisabled={paymentSession.isPending}>
+              Try again
+            </Button>
+          </div>
+        ) : null}
+      </>
+    );
+  }
+  if (!handoff) return <Loading what="the payment form" />;
+  return (
+    <section aria-labelledby="pay-title">
+      <h2 id="pay-title">Pay {formatMoney(handoff.amountInCents, handoff.currency)}</h2>
+      {handoff.orderReference ? (
+        <p className="muted small">Order reference {handoff.orderReference}</p>
+      ) : null}
+      {session.status === 'PAYMENT_FAILED' ? (
+        <Notice tone="error">The last payment did not go through. Try again, or use another card.</Notice>
+      ) : null}
+      {paymentFormFor(handoff.publishableKey) === 'SANDBOX' ? (
+        <SandboxCardForm token={token} handoff={handoff} rearm={start} />
+      ) : (
+        <Suspense fallback={<Loading what="the payment form" />}>
+          <StripeForm token={token} handoff={handoff} />
+        </Suspense>
+      )}
+      <p className="muted small">Pay before {formatDateTime(session.expiresAt)}.</p>
+    </section>
+  );
+}
+
+function StripeForm({ token, handoff }: { token: string; handoff: Handoff }) {
+  const { slug } = useRouteContext({ from: '__root__' });
+  const showResult = useShowResult(token);
+  // Stripe comes back here after a redirect (3-D Secure, bank pages); the result page reads the server.
+  const returnUrl = `${window.location.origin}/hosted/${slug}/checkout/result?token=${encodeURIComponent(token)}`;
+  return (
+    <StripePaymentForm
+      publishableKey={handoff.publishableKey}
+      accountId={handoff.accountId}
+      clientSecret={handoff.clientSecret}
+      amountLabel={formatMoney(handoff.amountInCents, handoff.currency)}
+      returnUrl={returnUrl}
+      onSubmitted={() => void showResult()}
+    />
+  );
+}
+
+const DECLINES: Record<string, string> = {
+  generic_decline: 'Your card was declined.',
+  insufficient_funds: 'Your card was declined: insufficient funds.',
+};
+
+/**
+ * The sandbox processor's card form (development stores): test cards only, posted to the sandbox's
+ * confirm route, which settles the payment through the webhook's own path. A decline re-arms the
+ * same payment (a new payment-session call) before another card is tried.
+ */
+function SandboxCardForm({
+  token,
+  handoff,
+  rearm,
+}: {
+  token: string;
+  handoff: Handoff;
+  rearm: () => Promise<Handoff | undefined>;
+}) {
+  const trpc = useTRPC();
+  const confirm = useMutation(trpc.public.sandboxPayments.confirm.mutationOptions());
+  const showResult = useShowResult(token);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [declined, setDeclined] = useState<string | undefined>();
+  const [failure, setFailure] = useState<ApiFailure | undefined>();
+  const [attempt, setAttempt] = useState(0);
+  const [busy, setBusy] = useState(false);
+
+  const pay = async (data: FormData) => {
+    setFailure(undefined);
+    const input = {
+      clientSecret: handoff.clientSecret,
+      card: {
+        number: String(data.get('card.number') ?? ''),
+        expiry: String(data.get('card.expiry') ?? ''),
+        cvc: String(data.get('card.cvc') ?? ''),
+      },
+    };
+    const parsed = sandboxPaymentConfirmInputSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      // The raw input: the server applies the same schema (its transform strips the spaces).
+      const result = await confirm.mutateAsync(input);
+      if (result.outcome === 'SUCCEEDED') {
+        await showResult();
+        return;
+      }
+      // Declined: the payment is FAILED on the server; the same intent is re-armed for another card.
+      setDeclined(
+        `${DECLINES[result.declineCode ?? ''] ?? `Your card was declined (${result.declineCode ?? 'no reason given'}).`} Try another card.`,
+      );
+      if (await rearm()) setAttempt((count) => count + 1);
+    } catch (error) {
+      const read = readFailure(error);
+      // The payment is no longer pending (paid, failed or cancelled meanwhile): the server knows which.
+      if (read.code === 'INVALID_STATE_TRANSITION') await showResult();
+      else if (read.issues.length > 0)
+        setErrors(Object.fromEntries(read.issues.map((issue) => [issue.path, issue.message])));
+      else setFailure(read);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form
+      key={attempt}
+      validationErrors={errors}
+      validationBehavior="aria"
+      aria-label="Card payment"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void pay(new FormData(event.currentTarget));
+      }}
+    >
+      <Notice>
+        Test store: no real card is charged. Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002
+        (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any 3 digits.
+      </Notice>
+      {declined ? <Notice tone="error">{declined}</Notice> : null}
+      <Field
+        name="card.number"
+        label="Card number"
+        autoComplete="cc-number"
+        inputMode="numeric"
+        isRequired
+        autoFocus={attempt > 0}
+      />
+      <div className="field-row">
+        <Field name="card.expiry" label="Expiry (MM/YY)" autoComplete="cc-exp" isRequired />
+        <Field name="card.cvc" label="CVC" autoComplete="cc-csc" inputMode="numeric" isRequired />
+      </div>
+      <FailureNotice failure={failure} />
+      <div className="actions">
+        <Button type="submit" isDisabled={busy}>
+          {busy ? 'Paying…' : `Pay ${formatMoney(handoff.amountInCents, handoff.currency)}`}
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,75 @@
+import { createRoute } from '@tanstack/react-router';
+import { z } from 'zod';
+import { BookingCheckoutPage } from './pages/booking-checkout.tsx';
+import { BookingManagePage } from './pages/booking-manage.tsx';
+import { CheckoutPage } from './pages/checkout.tsx';
+import { CheckoutResultPage } from './pages/checkout-result.tsx';
+import { rootRoute } from './router.tsx';
+
+/**
+ * Part B's pages (issue 16): checkout and payment for a `c1_` session token, the result page, the
+ * booking checkout from a hold and the emailed booking management link. Added to the tree in
+ * router.tsx. Search parameters are read leniently (a malformed one is absent) and bounded.
+ */
+const tokenSearch = z.object({ token: z.string().max(200).optional().catch(undefined) });
+
+const checkoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/checkout',
+  validateSearch: tokenSearch,
+  component: function Checkout() {
+    const { token } = checkoutRoute.useSearch();
+    return <CheckoutPage key={token} token={token ?? ''} />;
+  },
+});
+
+/** The booking payment link already emailed (docs/decisions.md "Links"): the same checkout page. */
+const checkoutPayRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/checkout/pay',
+  validateSearch: tokenSearch,
+  component: function CheckoutPay() {
+    const { token } = checkoutPayRoute.useSearch();
+    return <CheckoutPage key={token} token={token ?? ''} />;
+  },
+});
+
+const checkoutResultRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/checkout/result',
+  validateSearch: tokenSearch,
+  component: function CheckoutResult() {
+    const { token } = checkoutResultRoute.useSearch();
+    return <CheckoutResultPage key={token} token={token ?? ''} />;
+  },
+});
+
+const bookingCheckoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/bookings/checkout',
+  validateSearch: z.object({
+    hold: z.string().max(64).optional().catch(undefined),
+    email: z.string().max(320).optional().catch(undefined),
+  }),
+  component: function BookingCheckout() {
+    const { hold, email } = bookingCheckoutRoute.useSearch();
+    return <BookingCheckoutPage key={hold} hold={hold ?? ''} email={email} />;
+  },
+});
+
+const bookingManageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/bookings/manage/$token',
+  component: function BookingManage() {
+    const { token } = bookingManageRoute.useParams();
+    return <BookingManagePage key={token} token={token.slice(0, 100)} />;
+  },
+});
+
+export const checkoutRoutes = [
+  checkoutRoute,
+  checkoutPayRoute,
+  checkoutResultRoute,
+  bookingCheckoutRoute,
+  bookingManageRoute,
+] as const;
