@@ -23,6 +23,20 @@ const checkoutRoute = createRoute({
   },
 });
 
+/**
+ * `/checkout/<c1_ token>`: the issue's path for a checkout session a storefront created, the same
+ * page as `?token=` (the query form keeps the token out of the path for a storefront that prefers it).
+ * `pay` and `result` are static segments and win over this one.
+ */
+const checkoutTokenRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/checkout/$token',
+  component: function CheckoutByPath() {
+    const { token } = checkoutTokenRoute.useParams();
+    return <CheckoutPage key={token} token={token.slice(0, 200)} />;
+  },
+});
+
 /** The booking payment link already emailed (docs/decisions.md "Links"): the same checkout page. */
 const checkoutPayRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -68,6 +82,7 @@ const bookingManageRoute = createRoute({
 
 export const checkoutRoutes = [
   checkoutRoute,
+  checkoutTokenRoute,
   checkoutPayRoute,
   checkoutResultRoute,
   bookingCheckoutRoute,
