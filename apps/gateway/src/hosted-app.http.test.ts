@@ -66,6 +66,9 @@ describe('the hosted app', () => {
       '/hosted/_app/assets/%2E%2E/secret.txt',
       '/hosted/_app/secret.txt',
       '/hosted/Not_A_Slug/account',
+      // A malformed escape names no asset (decodeURIComponent would throw).
+      '/hosted/_app/assets/%E0%A4%A.js',
+      '/hosted/_app/assets/%',
     ]) {
       const response = await built.app.request(path);
       expect(response.status, path).toBe(404);

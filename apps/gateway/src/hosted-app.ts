@@ -94,7 +94,13 @@ export function mountHostedApp(app: Hono<GatewayEnv>, options: { dir?: string } 
 
   app.get(`${HOSTED_ASSET_PREFIX}*`, async (c) => {
     c.set('route', `GET ${HOSTED_ASSET_PREFIX}*`);
-    const name = decodeURIComponent(c.req.path.slice(HOSTED_ASSET_PREFIX.length));
+    let name: string;
+    try {
+      name = decodeURIComponent(c.req.path.slice(HOSTED_ASSET_PREFIX.length));
+    } catch {
+      // A malformed escape (`%E0%A4%A`) names no asset: 404, never a 500.
+      return c.notFound();
+    }
     const file = normalize(join(assetsDir, name));
     const type = CONTENT_TYPES[extname(file)];
     if (!file.startsWith(assetsDir + sep) || type === undefined) return c.notFound();

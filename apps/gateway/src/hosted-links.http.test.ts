@@ -158,6 +158,32 @@ describe('link tokens name their store', () => {
   });
 });
 
+describe('sign-in over the first-party /trpc surface', () => {
+  it('sets the HttpOnly cookie and never hands the session token to page script', async () => {
+    const email = 'cookie@example.com';
+    expect(
+      (await post('/public/customer/auth/request-otp', { email }, as('hosted-shop'))).status,
+    ).toBeLessThan(300);
+    const rows = await h.database.db
+      .selectFrom('outbox')
+      .select(['payload', 'metadata'])
+      .orderBy('id', 'desc')
+      .execute();
+    const mail = rows.find((row) => (row.payload as { to?: string }).to === email);
+    const code = /\b(\d{6})\b/.exec((mail?.payload as { text?: string } | undefined)?.text ?? '')?.[1];
+    const verified = await h.app.request('/trpc/public.customerAuth.verify', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...as('hosted-shop') },
+      body: JSON.stringify({ email, code }),
+    });
+    expect(verified.status).toBe(200);
+    const data = ((await verified.json()) as { result: { data: Record<string, unknown> } }).result.data;
+    expect(data.customerId).toMatch(/^cus_/);
+    expect(data).not.toHaveProperty('sessionToken');
+    expect(verified.headers.get('set-cookie')).toMatch(/^__Host-session=s1_[A-Za-z0-9_-]{43};.*HttpOnly/);
+  });
+});
+
 describe('GET /public/checkout/sessions/{token}', () => {
   it('reads the session as the steps answer it, changing nothing', async () => {
     const session = await openSession();

@@ -185,7 +185,9 @@ describe('POST /public/orders', () => {
     ]);
     const text = (outbox[0]!.payload as { text: string }).text;
     // The default base holds `{orgSlug}`: the link names the store by its slug (CONTRACT.md section 10).
-    expect(text).toContain(`http://localhost:3000/hosted/${shopFixture.slug}/order-status?token=${first.orderStatusToken}`);
+    expect(text).toContain(
+      `http://localhost:3000/hosted/${shopFixture.slug}/order-status?token=${first.orderStatusToken}`,
+    );
     expect(text).toContain('€40.00');
   });
 

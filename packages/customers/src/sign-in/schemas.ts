@@ -57,8 +57,9 @@ export const customerSessionIssuedSchema = z
   .object({
     sessionToken: z
       .string()
+      .optional()
       .describe(
-        'The `s1_…` session token, shown only here. Send it as `Authorization: Bearer s1_…` from a server; never keep it in client-side script',
+        'The `s1_…` session token, shown only here. Send it as `Authorization: Bearer s1_…` from a server; never keep it in client-side script. Always present on this REST route; absent over the first-party `/trpc` surface (the hosted app), where the session is only the HttpOnly cookie, so page script never sees it',
       ),
     expiresAt: z.iso.datetime().describe('30 days from now, renewed on use when less than 15 days remain'),
     customerId: z.string().describe('`cus_…`'),

@@ -73,7 +73,9 @@ describe('enqueueTemplatedEmail', () => {
     });
     const payload = (await readOutboxRow(handle.db, id)).payload as Record<string, string>;
     expect(payload.text).toContain(`http://localhost:3000/hosted/${slug}/products/lamp`);
-    expect(payload.text).toContain(`Unsubscribe: https://${slug}.shops.example/email/unsubscribe?token=u1_abc`);
+    expect(payload.text).toContain(
+      `Unsubscribe: https://${slug}.shops.example/email/unsubscribe?token=u1_abc`,
+    );
     expect(payload.text).not.toContain('{orgSlug}');
     expect(payload.html).not.toContain('{orgSlug}');
   });

@@ -124,7 +124,9 @@ export const publicCustomerAuthRouter = router({
       ctx.resHeaders.append('Set-Cookie', sessionCookie(session.token, session.expiresAt, at));
       ctx.observed.customerId = session.customerId;
       return {
-        sessionToken: session.token,
+        // The hosted app (the first-party /trpc surface) holds the session only as the HttpOnly
+        // cookie: its page script never receives the token (issue 16). BYO servers get it over REST.
+        ...(ctx.request.surface === 'rest' ? { sessionToken: session.token } : {}),
         expiresAt: session.expiresAt.toISOString(),
         customerId: session.customerId,
       };
