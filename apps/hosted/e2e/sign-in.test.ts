@@ -20,7 +20,7 @@ describe('sign-in', () => {
   it('signs in with a code read from the mail log, shows the account and signs out', async () => {
     const { page, context } = await hosted.newPage();
     await page.goto('/hosted/acme/account/sign-in');
-    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'sign-in');
 

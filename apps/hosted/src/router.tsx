@@ -4,6 +4,7 @@ import {
   createRoute,
   createRouter,
   Link,
+  lazyRouteComponent,
   Outlet,
   redirect,
   useRouterState,
@@ -11,14 +12,27 @@ import {
 import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { useTRPC } from './lib/trpc.ts';
-import { AccountHomePage } from './pages/account.tsx';
-import { AddressesPage } from './pages/addresses.tsx';
-import { BookingDetailPage, BookingsPage } from './pages/bookings.tsx';
-import { OrderDetailPage, OrderStatusPage, OrdersPage } from './pages/orders.tsx';
-import { ProfilePage } from './pages/profile.tsx';
-import { SignInPage, VerifyLinkPage } from './pages/sign-in.tsx';
-import { UnsubscribePage } from './pages/unsubscribe.tsx';
 import { checkoutRoutes } from './routes-checkout.tsx';
+
+/**
+ * Pages load with their route (one chunk per page module): the shell (React, the router, the query
+ * client and tRPC) loads first and a page's code, forms and schemas only when it is opened.
+ */
+const accountPages = () => import('./pages/account.tsx');
+const orderPages = () => import('./pages/orders.tsx');
+const bookingPages = () => import('./pages/bookings.tsx');
+const signInPages = () => import('./pages/sign-in.tsx');
+const AccountHomePage = lazyRouteComponent(accountPages, 'AccountHomePage');
+const AddressesPage = lazyRouteComponent(() => import('./pages/addresses.tsx'), 'AddressesPage');
+const BookingDetailPage = lazyRouteComponent(bookingPages, 'BookingDetailPage');
+const BookingsPage = lazyRouteComponent(bookingPages, 'BookingsPage');
+const OrderDetailPage = lazyRouteComponent(orderPages, 'OrderDetailPage');
+const OrderStatusPage = lazyRouteComponent(orderPages, 'OrderStatusPage');
+const OrdersPage = lazyRouteComponent(orderPages, 'OrdersPage');
+const ProfilePage = lazyRouteComponent(() => import('./pages/profile.tsx'), 'ProfilePage');
+const SignInPage = lazyRouteComponent(signInPages, 'SignInPage');
+const VerifyLinkPage = lazyRouteComponent(signInPages, 'VerifyLinkPage');
+const UnsubscribePage = lazyRouteComponent(() => import('./pages/unsubscribe.tsx'), 'UnsubscribePage');
 
 export interface RouterContext {
   /** The tenant the path names (`/hosted/<slug>/…`). */

@@ -1,10 +1,18 @@
-import { createRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { z } from 'zod';
-import { BookingCheckoutPage } from './pages/booking-checkout.tsx';
-import { BookingManagePage } from './pages/booking-manage.tsx';
-import { CheckoutPage } from './pages/checkout.tsx';
-import { CheckoutResultPage } from './pages/checkout-result.tsx';
 import { rootRoute } from './router.tsx';
+
+// Each page module is its own chunk, loaded when its route opens (see router.tsx).
+const BookingCheckoutPage = lazyRouteComponent(
+  () => import('./pages/booking-checkout.tsx'),
+  'BookingCheckoutPage',
+);
+const BookingManagePage = lazyRouteComponent(() => import('./pages/booking-manage.tsx'), 'BookingManagePage');
+const CheckoutPage = lazyRouteComponent(() => import('./pages/checkout.tsx'), 'CheckoutPage');
+const CheckoutResultPage = lazyRouteComponent(
+  () => import('./pages/checkout-result.tsx'),
+  'CheckoutResultPage',
+);
 
 /**
  * Part B's pages (issue 16): checkout and payment for a `c1_` session token, the result page, the
