@@ -16,11 +16,17 @@ export default function setup(): void {
   // Debian's chromium (CI runs as root on a Debian machine); installed once when missing.
   if (!existsSync(CHROMIUM)) {
     const install = () =>
-      execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit' });
+      execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
     try {
       install();
     } catch {
-      execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+      execFileSync('apt-get', ['update'], {
+        stdio: 'inherit',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      });
       install();
     }
   }
@@ -29,7 +35,10 @@ export default function setup(): void {
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   const sources = Math.max(
     ...['src', 'index.html', 'vite.config.ts'].map((name) => newestSource(join(root, name))),
-    ...['customers', 'orders', 'core'].map((name) => newestSource(join(root, '../../packages', name, 'src'))),
+    // The packages whose pure schema modules the pages import.
+    ...['customers', 'orders', 'core', 'bookings', 'catalog', 'payments'].map((name) =>
+      newestSource(join(root, '../../packages', name, 'src')),
+    ),
   );
   if (built < sources)
     execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
