@@ -11,6 +11,7 @@ import { acknowledgeRetiredPostage } from '../shipment-cancellations/acknowledge
 import { cancelPreparedShipment } from '../shipment-cancellations/cancel-prepared-shipment.ts';
 import { purchaseShippingLabel } from '../shipping-label/purchase-shipping-label.ts';
 import { quoteShippingLabel } from '../shipping-label/quote-shipping-label.ts';
+import { reconcileLabelPurchase } from '../shipping-label/reconcile-label-purchase.ts';
 import {
   purchaseShippingLabelInputSchema,
   shippingLabelQuoteInputSchema,
@@ -28,7 +29,8 @@ import { handOffFulfillmentInputSchema, planFulfillmentInputSchema } from './sch
  * `fulfillment.planned`, `.external_postage_attached`, `.handed_off`,
  * `.delivered`, `.cancelled`; `shipping_label.purchase_failed`,
  * `.purchase_uncertain`, `.void_requested`, `.void_rejected`,
- * `.retirement_acknowledged`; `sandbox_carrier.updated`. (`.carrier_checked`
+ * `.retirement_acknowledged`, `.reconciled` (both outcomes), the claim's
+ * full metadata; `sandbox_carrier.updated`. (`.carrier_checked`
  * is pinned in invariants.concurrency.test.ts; the rest where they are written.)
  */
 let handle: DatabaseHandle;
@@ -229,6 +231,54 @@ describe('13.18 audit events', () => {
         actor_user_id: actor.userId,
         target_id: null,
         metadata: { fields: ['purchase'] },
+      },
+    ]);
+
+    // The claim names what it spends on; each reconcile names its outcome.
+    const [claim] = await auditsOf(s, 'shipping_label.purchase_claimed');
+    expect(claim!.metadata).toEqual({
+      purchaseId: declined.purchaseId,
+      recordId: s.recordId,
+      lines: allLines(s),
+      carrier: 'sandbox',
+      service: 'GROUND',
+      chargeInCents: 680,
+      classification: 'STANDARD',
+      acknowledgements: [],
+      overrideReason: null,
+      reason: null,
+    });
+    await reconcileLabelPurchase(handle.db, labelCtx(s), {
+      orderId: s.orderId,
+      purchaseId: uncertain.purchaseId,
+    });
+    const third = await s.another();
+    await updateSandboxCarrier(handle.db, control(s), {
+      behaviours: { purchase: 'TIMEOUT_NOT_COMMITTED' },
+    } as never);
+    const lost = await refusedPurchase(buy(third));
+    await reconcileLabelPurchase(handle.db, labelCtx(s), {
+      orderId: third.orderId,
+      purchaseId: lost.purchaseId,
+    });
+    expect(await auditsOf(s, 'shipping_label.reconciled')).toMatchObject([
+      {
+        target_id: uncertain.purchaseId,
+        metadata: {
+          purchaseId: uncertain.purchaseId,
+          recordId: s.recordId,
+          outcome: 'PURCHASED',
+          chargeInCents: 680,
+        },
+      },
+      {
+        target_id: lost.purchaseId,
+        metadata: {
+          purchaseId: lost.purchaseId,
+          recordId: third.recordId,
+          outcome: 'NOT_PURCHASED',
+          chargeInCents: 680,
+        },
       },
     ]);
 
