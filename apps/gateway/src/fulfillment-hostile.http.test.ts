@@ -1,3 +1,4 @@
+import { newId } from '@commerce/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, errorOf, expectJson, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
@@ -191,6 +192,59 @@ describe('hostile bodies on the routes of section 13, at ids that exist', () => 
       });
       expect(raw.status, `${method} ${path} raw`).toBe(400);
       await errorOf(raw);
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('a non-PRODUCT line over HTTP', () => {
+  it('is 400 VALIDATION_FAILED at its path on direct, planned, quote and purchase bodies', async () => {
+    const fee = newId('sli', h.clock.now());
+    await h.database.db
+      .insertInto('sales_record_lines')
+      .values({
+        organization_id: shop.organizationId,
+        id: fee,
+        sales_record_id: target.recordId,
+        position: 99,
+        type: 'FEE',
+        item_id: null,
+        variant_id: null,
+        name: 'Handling',
+        quantity: 1,
+        unit_price_in_cents: 50,
+        total_in_cents: 50,
+        created_at: h.clock.now(),
+      })
+      .execute();
+    const lines = [
+      { lineId: target.lineId, quantity: 1 },
+      { lineId: fee, quantity: 1 },
+    ];
+    const label = {
+      lines,
+      package: { lengthMm: 100, widthMm: 100, heightMm: 100, loadedWeightGrams: 500 },
+      carrier: 'sandbox',
+      service: 'GROUND',
+    };
+    const before = await snapshot();
+    for (const [path, body] of [
+      [`/merchant/commerce/orders/${target.recordId}/fulfillments`, { lines, notifyCustomer: true }],
+      [`/merchant/commerce/orders/${target.orderId}/planned-fulfillments`, { lines }],
+      [`/merchant/orders/${target.orderId}/shipping-label/quote`, label],
+      [
+        `/merchant/orders/${target.recordId}/shipping-label`,
+        { ...label, selectionQuoteFingerprint: 'sqf1_x' },
+      ],
+    ] as const) {
+      const response = await shop.call('owner', 'POST', path, body, { 'x-idempotency-key': newKey() });
+      expect(response.status, path).toBe(400);
+      const error = await errorOf(response);
+      expect(error.code, path).toBe('VALIDATION_FAILED');
+      expect(
+        error.details?.issues?.map((issue) => issue.path),
+        path,
+      ).toEqual(['lines.1.lineId']);
     }
     expect(await snapshot()).toEqual(before);
   });
