@@ -153,3 +153,90 @@ describe('concurrent label purchases', () => {
     });
   });
 });
+
+describe('a purchase that settles while another is being checked', () => {
+  /**
+   * Purchase A claims the lines and waits in its carrier call; purchase B's selection sees the lines
+   * held by A, and A settles before B reads its blockers (B's carrier rate call lets A finish first).
+   * Before the fix B answered LABEL_NOT_PURCHASABLE with no blocker.
+   */
+  async function race(outcome: 'OK' | 'REJECTED') {
+    const s = await createLabelShop(handle.db, clock);
+    const real = sandbox(10_000);
+    const body = await bodyFor(s, real);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: CarrierProvider = {
+      ...real,
+      services: () => real.services(),
+      purchase: async (account, request) => {
+        await released;
+        return outcome === 'OK'
+          ? real.purchase(account, request)
+          : { kind: 'REJECTED', providerCode: 'card_declined', message: 'Declined' };
+      },
+    };
+    const first = purchaseShippingLabel(handle.db, ctxOf(s, slow), body, randomUUID());
+    // A's claim is committed once the lines are allocated.
+    await expect
+      .poll(async () =>
+        (
+          await handle.db
+            .selectFrom('label_purchases')
+            .select('status')
+            .where('organization_id', '=', s.shop.organizationId)
+            .execute()
+        ).map((row) => row.status),
+      )
+      .toEqual(['PENDING']);
+    let settledFirst: Promise<unknown> | undefined;
+    const settling: CarrierProvider = {
+      ...real,
+      services: () => real.services(),
+      rate: async (account, request) => {
+        if (!settledFirst) {
+          release();
+          settledFirst = first.then(
+            () => undefined,
+            () => undefined,
+          );
+          await settledFirst;
+        }
+        return real.rate(account, request);
+      },
+    };
+    const second = await purchaseShippingLabel(handle.db, ctxOf(s, settling), body, randomUUID()).then(
+      (value) => ({ value }),
+      (error: AppError) => ({ error }),
+    );
+    return {
+      s,
+      first: await first.then(
+        (value) => ({ value }),
+        (error: AppError) => ({ error }),
+      ),
+      second,
+    };
+  }
+
+  it('answers OVER_FULFILLMENT when the holder bought the lines', async () => {
+    const { first, second } = await race('OK');
+    expect('value' in first).toBe(true);
+    expect('error' in second && second.error.code).toBe('OVER_FULFILLMENT');
+  });
+
+  it('selects again and buys when the holder was declined and released the lines', async () => {
+    const { s, first, second } = await race('REJECTED');
+    expect('error' in first && first.error.code).toBe('PROVIDER_ERROR');
+    expect('value' in second).toBe(true);
+    const purchases = await handle.db
+      .selectFrom('label_purchases')
+      .select('status')
+      .where('organization_id', '=', s.shop.organizationId)
+      .orderBy('id')
+      .execute();
+    expect(purchases.map((row) => row.status)).toEqual(['FAILED', 'PURCHASED']);
+  });
+});

@@ -92,12 +92,24 @@ export async function purchaseShippingLabel(
 
   const { orderId, fulfillmentId, lines, package: pkg, carrier, service } = input;
   const balanceReadAt = ctx.clock.now();
-  const selection = await evaluateLabelSelection(
-    db,
-    { organizationId, carrier: ctx.carrier },
-    { orderId, lines, package: pkg, carrier, service, ...(fulfillmentId ? { fulfillmentId } : {}) },
-  );
-  await refuseBlocked(db, organizationId, salesRecordId, input, selection);
+  const evaluate = () =>
+    evaluateLabelSelection(
+      db,
+      { organizationId, carrier: ctx.carrier },
+      { orderId, lines, package: pkg, carrier, service, ...(fulfillmentId ? { fulfillmentId } : {}) },
+    );
+  let selection = await evaluate();
+  // A purchase holding these lines may settle between the selection and its blocker reads: once
+  // (it released them: declined or not purchased), the selection is made again.
+  if ((await refuseBlocked(db, organizationId, salesRecordId, input, selection)) === 'SETTLED_MEANWHILE') {
+    selection = await evaluate();
+    if ((await refuseBlocked(db, organizationId, salesRecordId, input, selection)) === 'SETTLED_MEANWHILE')
+      throw new AppError(
+        'LABEL_PURCHASE_UNSETTLED',
+        'Other purchases for these lines are settling; try again in a moment',
+        {},
+      );
+  }
   const { quote } = selection;
   if (quote.selectionQuoteFingerprint !== input.selectionQuoteFingerprint)
     throw new AppError(
@@ -351,6 +363,8 @@ async function lockPostageAccount(trx: Kysely<Database>, organizationId: string,
  * OVER_FULFILLMENT (`details.lines`); for a fulfillment that cannot be
  * labelled PAID_POSTAGE_ACTIVE (current postage) or INVALID_STATE_TRANSITION;
  * LABEL_NOT_PURCHASABLE (`details.blockers`) for address, service and package.
+ * `SETTLED_MEANWHILE` when the purchase that held the lines settled and released them between the
+ * selection and these reads (the caller selects again); bought, its lines answer OVER_FULFILLMENT.
  */
 async function refuseBlocked(
   db: Kysely<Database>,
@@ -358,9 +372,9 @@ async function refuseBlocked(
   salesRecordId: string,
   input: PurchaseShippingLabelInput,
   selection: LabelSelection,
-): Promise<void> {
+): Promise<'CLEAR' | 'SETTLED_MEANWHILE'> {
   const codes = new Set(selection.quote.decision.blockers.map((blocker) => blocker.code));
-  if (codes.size === 0) return;
+  if (codes.size === 0) return 'CLEAR';
   if (codes.has('ORDER_NOT_FULFILLABLE')) {
     const [record, order] = await Promise.all([
       db
@@ -380,11 +394,7 @@ async function refuseBlocked(
       reason: unfulfillableReason({ record, order: order ?? null }),
     });
   }
-  if (codes.has('LINES_HELD_BY_UNSETTLED_PURCHASE')) {
-    const holder = await unsettledHolder(db, organizationId, salesRecordId, input.lines, input.fulfillmentId);
-    if (holder) throw unsettled(holder);
-  }
-  if (codes.has('LINES_UNAVAILABLE')) {
+  const overLines = async () => {
     const rows = await db
       .selectFrom('sales_record_lines')
       .selectAll()
@@ -397,19 +407,27 @@ async function refuseBlocked(
       )
       .execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
-    throw overFulfillment(
-      input.lines
-        .map((line) => {
-          const row = byId.get(line.lineId)!;
-          return {
-            lineId: line.lineId,
-            requested: line.quantity,
-            available: row.quantity - row.shipped_quantity - row.allocated_quantity,
-          };
-        })
-        .filter((line) => line.requested > line.available),
-    );
+    return input.lines
+      .map((line) => {
+        const row = byId.get(line.lineId)!;
+        return {
+          lineId: line.lineId,
+          requested: line.quantity,
+          available: row.quantity - row.shipped_quantity - row.allocated_quantity,
+        };
+      })
+      .filter((line) => line.requested > line.available);
+  };
+  if (codes.has('LINES_HELD_BY_UNSETTLED_PURCHASE')) {
+    const holder = await unsettledHolder(db, organizationId, salesRecordId, input.lines, input.fulfillmentId);
+    if (holder) throw unsettled(holder);
+    // The holder settled after the selection was made: bought, its lines are taken; else they are
+    // free again and the selection is stale.
+    const over = await overLines();
+    if (over.length > 0) throw overFulfillment(over);
+    return 'SETTLED_MEANWHILE';
   }
+  if (codes.has('LINES_UNAVAILABLE')) throw overFulfillment(await overLines());
   if (codes.has('FULFILLMENT_NOT_LABELABLE')) {
     const fulfillment = await findFulfillment(db, organizationId, salesRecordId, input.fulfillmentId!);
     assertLabelable(fulfillment.status, currentPostage(await postagesOf(db, fulfillment)) !== undefined);
