@@ -248,10 +248,13 @@ function SandboxCardForm({
         return;
       }
       // Declined: the payment is FAILED on the server; the same intent is re-armed for another card.
+      // The message and the fresh form appear together, once the payment is armed again: a card typed
+      // as soon as the message shows is never wiped by the form's remount, nor sent to a failed payment.
+      const rearmed = await rearm();
       setDeclined(
         `${DECLINES[result.declineCode ?? ''] ?? `Your card was declined (${result.declineCode ?? 'no reason given'}).`} Try another card.`,
       );
-      if (await rearm()) setAttempt((count) => count + 1);
+      if (rearmed) setAttempt((count) => count + 1);
     } catch (error) {
       const read = readFailure(error);
       // The payment is no longer pending (paid, failed or cancelled meanwhile): the server knows which.
