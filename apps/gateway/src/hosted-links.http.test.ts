@@ -348,7 +348,7 @@ describe('sandbox test-card confirmation', () => {
   it('settles once when the form is submitted many times at once', async () => {
     const { token, clientSecret } = await startPayment();
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () =>
+      Array.from({ length: 20 }, () =>
         post(
           '/public/sandbox-payments/confirm',
           { clientSecret, card: card('4242424242424242') },

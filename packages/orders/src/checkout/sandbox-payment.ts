@@ -32,9 +32,25 @@ export async function confirmSandboxPayment(
 ): Promise<SandboxPaymentResult> {
   const notFound = () => AppError.notFound('Payment not found');
   const intentId = input.clientSecret.split('_secret_')[0] ?? '';
+  // The attempt's status and the intent's events so far in one statement, so one snapshot: a
+  // settlement commits both at once (the event id and the attempt, in the webhook's transaction), so
+  // a confirmation sees either neither (PENDING, the same event number: a duplicate settles once) or
+  // both (no longer PENDING: 409). Two reads could see PENDING, then the other's event: a second event.
   const attempt = await db
     .selectFrom('payment_attempts')
-    .select(['id', 'status', 'provider', 'client_secret', 'amount_in_cents', 'currency'])
+    .select((eb) => [
+      'id',
+      'status',
+      'provider',
+      'client_secret',
+      'amount_in_cents',
+      'currency',
+      eb
+        .selectFrom('payment_webhook_events')
+        .select((inner) => inner.fn.countAll<string>().as('count'))
+        .where('payment_webhook_events.intent_id', '=', intentId)
+        .as('event_count'),
+    ])
     .where('intent_id', '=', intentId)
     .where('organization_id', '=', scope.organizationId)
     .executeTakeFirst();
@@ -58,13 +74,8 @@ export async function confirmSandboxPayment(
   // The intent's events so far number this one: a double-submitted form makes the same event (settled
   // once), while a payment re-armed after a decline (payment-session again: the same intent, as with
   // Stripe) makes a new one.
-  const { count } = await db
-    .selectFrom('payment_webhook_events')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('intent_id', '=', intentId)
-    .executeTakeFirstOrThrow();
   await scope.apply({
-    id: `evt_sandbox_${attempt.id}_${Number(count)}`,
+    id: `evt_sandbox_${attempt.id}_${Number(attempt.event_count ?? 0)}`,
     type: card.outcome === 'SUCCEEDED' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed',
     intentId,
     amountInCents: attempt.amount_in_cents,
