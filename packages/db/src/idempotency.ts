@@ -144,16 +144,8 @@ export function withIdempotency<T>(
   run: (trx: Kysely<Database>) => Promise<IdempotentResponse<T>>,
   options: IdempotencyOptions<T> = {},
 ): Promise<IdempotentOutcome<T>> {
-  const keyHash = hashToken(request.key);
-  const fields = intentFields(request.intent);
-  const intentHash = sha256(
-    canonicalJson({
-      operation: request.operation,
-      params: request.intent.params ?? {},
-      body: request.intent.body,
-    }),
-  );
-  const expiresAt = new Date(request.now.getTime() + IDEMPOTENCY_RETENTION_MS[request.retention]);
+  const keyRecord = prepared(request);
+  const { keyHash, fields, intentHash } = keyRecord;
   const scope = (trx: Kysely<Database>) =>
     trx
       .selectFrom('idempotency_keys')
@@ -162,37 +154,7 @@ export function withIdempotency<T>(
       .where('key_hash', '=', keyHash);
 
   return inTransaction(db, async (trx) => {
-    const claimed = await trx
-      .insertInto('idempotency_keys')
-      .values({
-        organization_id: request.organizationId,
-        operation: request.operation,
-        key_hash: keyHash,
-        intent_hash: intentHash,
-        intent_fields: JSON.stringify(fields),
-        response_status: null,
-        response_body: null,
-        created_at: request.now,
-        expires_at: expiresAt,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .columns(['organization_id', 'operation', 'key_hash'])
-          .doUpdateSet((eb) => ({
-            intent_hash: eb.ref('excluded.intent_hash'),
-            intent_fields: eb.ref('excluded.intent_fields'),
-            response_status: null,
-            response_body: null,
-            created_at: eb.ref('excluded.created_at'),
-            expires_at: eb.ref('excluded.expires_at'),
-          }))
-          // A live record is left alone, but PostgreSQL still locks it for this transaction.
-          .where('idempotency_keys.expires_at', '<=', request.now),
-      )
-      .returning('key_hash')
-      .executeTakeFirst();
-
-    if (claimed) {
+    if (await claimKey(trx, request, keyRecord)) {
       const release = () =>
         trx
           .deleteFrom('idempotency_keys')
@@ -363,6 +325,47 @@ export type IdempotencyBinding =
   | { kind: 'RECORDED'; status: number; body: unknown }
   | { kind: 'NONE' };
 
+/**
+ * Writes the key's record without an answer; an expired record (not yet pruned) is replaced. True
+ * when this transaction now holds the key; false when a live record exists, which PostgreSQL still
+ * locks for this transaction (a concurrent claimer waits on the primary key until it ends).
+ */
+async function claimKey(
+  trx: Kysely<Database>,
+  request: IdempotencyRequest,
+  record: ReturnType<typeof prepared>,
+): Promise<boolean> {
+  const claimed = await trx
+    .insertInto('idempotency_keys')
+    .values({
+      organization_id: request.organizationId,
+      operation: request.operation,
+      key_hash: record.keyHash,
+      intent_hash: record.intentHash,
+      intent_fields: JSON.stringify(record.fields),
+      response_status: null,
+      response_body: null,
+      created_at: request.now,
+      expires_at: record.expiresAt,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['organization_id', 'operation', 'key_hash'])
+        .doUpdateSet((eb) => ({
+          intent_hash: eb.ref('excluded.intent_hash'),
+          intent_fields: eb.ref('excluded.intent_fields'),
+          response_status: null,
+          response_body: null,
+          created_at: eb.ref('excluded.created_at'),
+          expires_at: eb.ref('excluded.expires_at'),
+        }))
+        .where('idempotency_keys.expires_at', '<=', request.now),
+    )
+    .returning('key_hash')
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
 function prepared(request: IdempotencyRequest) {
   const fields = intentFields(request.intent);
   return {
@@ -426,36 +429,9 @@ export async function bindIdempotencyKey(
   trx: Kysely<Database>,
   request: IdempotencyRequest,
 ): Promise<IdempotencyBinding> {
-  const { keyHash, intentHash, fields, expiresAt } = prepared(request);
-  const claimed = await trx
-    .insertInto('idempotency_keys')
-    .values({
-      organization_id: request.organizationId,
-      operation: request.operation,
-      key_hash: keyHash,
-      intent_hash: intentHash,
-      intent_fields: JSON.stringify(fields),
-      response_status: null,
-      response_body: null,
-      created_at: request.now,
-      expires_at: expiresAt,
-    })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['organization_id', 'operation', 'key_hash'])
-        .doUpdateSet((eb) => ({
-          intent_hash: eb.ref('excluded.intent_hash'),
-          intent_fields: eb.ref('excluded.intent_fields'),
-          response_status: null,
-          response_body: null,
-          created_at: eb.ref('excluded.created_at'),
-          expires_at: eb.ref('excluded.expires_at'),
-        }))
-        .where('idempotency_keys.expires_at', '<=', request.now),
-    )
-    .returning('key_hash')
-    .executeTakeFirst();
-  if (claimed) return { kind: 'BOUND' };
+  const keyRecord = prepared(request);
+  const { keyHash, intentHash, fields } = keyRecord;
+  if (await claimKey(trx, request, keyRecord)) return { kind: 'BOUND' };
   return existingBinding(trx, request, keyHash, intentHash, fields);
 }
 
