@@ -3,6 +3,7 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect } from 'react';
 import { formatMoney } from '../lib/format.ts';
 import '../checkout.css';
+import { LineItemsTable } from '../line-items.tsx';
 
 export type CheckoutSession = inferRouterOutputs<AppRouter>['public']['checkout']['get'];
 
@@ -44,38 +45,10 @@ export function OrderSummary({
     <section className="card summary" aria-labelledby="summary-title">
       <h2 id="summary-title">{title}</h2>
       {session.lines.length > 0 ? (
-        <table className="responsive">
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col" className="num">
-                Quantity
-              </th>
-              <th scope="col" className="num">
-                Price
-              </th>
-              <th scope="col" className="num">
-                Total
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {session.lines.map((line) => (
-              <tr key={`${line.itemId}:${line.variantId ?? ''}`}>
-                <td data-label="Item">{line.name}</td>
-                <td data-label="Quantity" className="num">
-                  {line.quantity}
-                </td>
-                <td data-label="Price" className="num">
-                  {money(line.unitPriceInCents)}
-                </td>
-                <td data-label="Total" className="num">
-                  {money(line.totalInCents)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LineItemsTable
+          lines={session.lines.map((line) => ({ ...line, key: `${line.itemId}:${line.variantId ?? ''}` }))}
+          currency={session.currency}
+        />
       ) : null}
       <dl className="totals">
         {session.lines.length > 0 ? (

@@ -1,6 +1,7 @@
 import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
 import { formatDate, formatDateTime, formatMoney, humanize } from '../lib/format.ts';
+import { LineItemsTable } from '../line-items.tsx';
 
 export type Outputs = inferRouterOutputs<AppRouter>;
 export type CustomerOrder = Outputs['customer']['account']['getOrderByReference'];
@@ -24,38 +25,10 @@ export function OrderView({ order }: { order: CustomerOrder }) {
       </dl>
 
       <h2>Items</h2>
-      <table className="responsive">
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col" className="num">
-              Quantity
-            </th>
-            <th scope="col" className="num">
-              Price
-            </th>
-            <th scope="col" className="num">
-              Total
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.items.map((line) => (
-            <tr key={line.id}>
-              <td data-label="Item">{line.name}</td>
-              <td data-label="Quantity" className="num">
-                {line.quantity}
-              </td>
-              <td data-label="Price" className="num">
-                {money(line.unitPriceInCents)}
-              </td>
-              <td data-label="Total" className="num">
-                {money(line.totalInCents)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <LineItemsTable
+        lines={order.items.map((line) => ({ ...line, key: line.id }))}
+        currency={order.currency}
+      />
 
       <h2>Totals</h2>
       <dl className="facts">
