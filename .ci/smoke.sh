@@ -11,9 +11,11 @@ for _ in $(seq 1 100); do curl -fs -o /dev/null http://127.0.0.1:3917/healthz &&
 curl -fs http://127.0.0.1:3917/readyz
 curl -fs -H 'x-organization-slug: demo' http://127.0.0.1:3917/api/v1/public/organization | grep -q '"slug":"demo"'
 curl -fs -o /dev/null http://127.0.0.1:3917/api/v1/openapi.json
-# The hosted app (built before the gateway): its page and the script the page names.
-script=$(curl -fs http://127.0.0.1:3917/hosted/demo/account/sign-in | grep -o '/hosted/_app/assets/[^"]*\.js')
-curl -fs -o /dev/null "http://127.0.0.1:3917$script"
+# The hosted app (built before the gateway): its page and every script the page names (the entry
+# and the chunks it preloads).
+scripts=$(curl -fs http://127.0.0.1:3917/hosted/demo/account/sign-in | grep -o '/hosted/_app/assets/[^"]*\.js')
+[ -n "$scripts" ]
+for script in $scripts; do curl -fs -o /dev/null "http://127.0.0.1:3917$script"; done
 kill -TERM "$pid"
 wait "$pid"
 grep -q '"msg":"gateway stopped"' "$log"
