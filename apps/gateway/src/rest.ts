@@ -1,4 +1,4 @@
-import { type ApiContext, type ApiDeps, createApiContext, isDownload, type RestRoute } from '@commerce/api';
+import { type ApiDeps, createApiContext, isDownload, type RestRoute } from '@commerce/api';
 import { AppError } from '@commerce/core';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { Context, Hono } from 'hono';
@@ -11,20 +11,8 @@ import {
   IssueList,
   parseJson,
 } from './input-guard.ts';
+import { runProcedure } from './procedure-runner.ts';
 import { jsonWithHeaders } from './response-headers.ts';
-
-/**
- * A procedure called the way tRPC's own server-side caller calls it, without
- * building the caller's proxy on every request.
- */
-type ProcedureCall = (options: {
-  path: string;
-  type: 'query' | 'mutation';
-  ctx: ApiContext;
-  getRawInput: () => Promise<unknown>;
-  signal: AbortSignal | undefined;
-  batchIndex: number;
-}) => Promise<unknown>;
 
 /**
  * Serves the versioned REST contract from the tRPC router: each procedure with
@@ -46,7 +34,7 @@ export function mountRestRoutes(
 ): void {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   for (const route of routes) {
-    const procedure = procedures[route.procedurePath] as unknown as ProcedureCall;
+    const procedure = procedures[route.procedurePath]!;
     const template = `${route.method} /api/v1${route.path}`;
     const routerTemplate = `/api/v1${route.routerPath}`;
     const readsBody = route.method !== 'GET' && route.method !== 'DELETE';
@@ -75,7 +63,7 @@ export function mountRestRoutes(
         },
         c.get('observed'),
       );
-      const data = await procedure({
+      const data = await runProcedure(procedure, {
         path: route.procedurePath,
         type: route.type,
         ctx,
