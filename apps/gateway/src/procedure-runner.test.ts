@@ -36,14 +36,12 @@ const router = t.router({
         type: z.string(),
       }),
     )
-    .query(({ input, ctx, path, type }) => ({
-      n: input.n,
-      who: ctx.who,
-      role: ctx.role,
-      trail: ctx.trail,
-      path,
-      type,
-    })),
+    // `type` is passed at run time, though tRPC's resolver options do not declare it.
+    .query((opts) => {
+      const { input, ctx, path } = opts;
+      const { type } = opts as unknown as { type: string };
+      return { n: input.n, who: ctx.who, role: ctx.role, trail: ctx.trail, path, type };
+    }),
   doubled: t.procedure
     .use(doubles)
     .input(z.object({ n: z.number() }))

@@ -27,6 +27,18 @@ export function prepared<Row>(query: CompiledQuery<Row>): CompiledQuery<Row> {
   return query.sql.startsWith(PREPARED_MARKER) ? query : { ...query, sql: PREPARED_MARKER + query.sql };
 }
 
+/**
+ * A compiled statement run with other parameters. An object literal of one shape: a spread
+ * (`{ ...query, parameters }`) gets a new hidden class from V8 on every call, which turns every
+ * read of it on the way to the driver into a megamorphic lookup.
+ */
+export function withParameters<Row>(
+  query: CompiledQuery<Row>,
+  parameters: readonly unknown[],
+): CompiledQuery<Row> {
+  return { query: query.query, queryId: query.queryId, sql: query.sql, parameters };
+}
+
 const statementNames = new Map<string, string>();
 
 /** One name per marked text, the same on every connection of the process. */

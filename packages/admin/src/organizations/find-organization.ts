@@ -1,4 +1,4 @@
-import { type Database, prepared } from '@commerce/db';
+import { type Database, prepared, withParameters } from '@commerce/db';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { organizationSlugSchema } from './schemas.ts';
 
@@ -31,7 +31,7 @@ export async function findTenantBySlug(db: Kysely<Database>, slug: string): Prom
   if (!organizationSlugSchema.safeParse(slug).success) return undefined;
   compiledLookup ??= prepared(lookupQuery(db, '').compile());
   const [, ...fixed] = compiledLookup.parameters;
-  const { rows } = await db.executeQuery<TenantRow>({ ...compiledLookup, parameters: [slug, ...fixed] });
+  const { rows } = await db.executeQuery(withParameters(compiledLookup, [slug, ...fixed]));
   const row = rows[0];
   return row && { organizationId: row.id, slug: row.slug, name: row.name };
 }
@@ -59,10 +59,7 @@ export async function findTenantWithOriginsBySlug(
       .compile(),
   );
   const [, ...fixed] = compiledLookupWithOrigins.parameters;
-  const { rows } = await db.executeQuery<TenantRow & { allowed_origins: unknown }>({
-    ...compiledLookupWithOrigins,
-    parameters: [slug, ...fixed],
-  });
+  const { rows } = await db.executeQuery(withParameters(compiledLookupWithOrigins, [slug, ...fixed]));
   const row = rows[0];
   if (!row) return undefined;
   const origins = Array.isArray(row.allowed_origins) ? row.allowed_origins : [];

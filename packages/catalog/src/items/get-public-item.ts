@@ -1,4 +1,4 @@
-import { type Database, prepared } from '@commerce/db';
+import { type Database, prepared, withParameters } from '@commerce/db';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import {
   type DecorationColumns,
@@ -60,7 +60,7 @@ export async function getPublicItem(
   const parameters = compiled.parameters.map((value) =>
     value === ORGANIZATION ? organizationId : value === SLUG ? slug : value,
   );
-  const { rows } = await db.executeQuery<PublicItemRow>({ ...compiled, parameters });
+  const { rows } = await db.executeQuery(withParameters(compiled, parameters));
   const row = rows[0];
   if (!row) throw itemNotFound();
   return { ...toPublicItemRead(toDecoratedItemRead(row, { publicOnly: true })), variants: row.variants };
