@@ -1,11 +1,12 @@
 /**
  * `pnpm bench`: builds the gateway, starts it on PostgreSQL and on the
- * embedded PGlite, and drives three routes with autocannon, each right after
- * the same route on a bare Hono server (bare-server.ts, the ceiling) in this
+ * embedded PGlite, and drives three routes with autocannon, each alternating
+ * with the same route on a bare Hono server (bare-server.ts, the ceiling) in this
  * same invocation. Prints the tables and writes results/latest.json.
  *
  * Knobs (environment): BENCH_ENGINES (postgres,pglite), BENCH_CONNECTIONS (32),
- * BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_POOL_SIZE (10),
+ * BENCH_DURATION (10 s), BENCH_WARMUP (2 s), BENCH_ROUNDS (5: slices each server's duration is
+ * split in, alternating with the other's), BENCH_POOL_SIZE (10),
  * BENCH_POSTGRES_URL (admin connection, postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_DATABASE (commerce_bench), BENCH_LOG_LEVEL (the gateway's, info),
  * BENCH_CPU_PROFILE (1: the gateway runs with --cpu-prof into results/cpu-profiles.tmp),
@@ -18,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mintDevToken } from '@commerce/auth';
 import { benchJwt, type Engine, enginesFromEnv, intEnv, productionGatewayEnv } from './gateway-env.ts';
-import { type LoadResult, measure } from './load.ts';
+import { type LoadResult, type LoadTarget, measure, measureAlternating } from './load.ts';
 import { BENCH_DIR, GATEWAY_DIR, RESULTS_DIR, ROOT } from './paths.ts';
 import { dropBenchDatabase, recreateBenchDatabase } from './postgres.ts';
 import {
@@ -91,6 +92,7 @@ const settings = {
   connections: intEnv('BENCH_CONNECTIONS', 32),
   durationSeconds: intEnv('BENCH_DURATION', 10),
   warmupSeconds: intEnv('BENCH_WARMUP', 2),
+  rounds: Math.max(1, intEnv('BENCH_ROUNDS', 5)),
   poolSize: intEnv('BENCH_POOL_SIZE', 10),
   postgresAdminUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   database: process.env.BENCH_DATABASE ?? 'commerce_bench',
@@ -305,17 +307,23 @@ async function assertClean(server: ServerProcess, scenario: Scenario, result: Lo
   );
 }
 
-async function load(server: ServerProcess, scenario: Scenario): Promise<LoadResult> {
-  const result = await measure(
-    {
+function target(server: ServerProcess, scenario: Scenario): LoadTarget {
+  return {
+    options: {
       url: `${server.url}${scenario.path}`,
       headers: scenario.headers,
       connections: settings.connections,
       duration: settings.durationSeconds,
     },
-    settings.warmupSeconds,
-    () => readCpuMs(server.pid),
-  );
+    cpuMs: () => readCpuMs(server.pid),
+  };
+}
+
+async function checkAndLog(
+  server: ServerProcess,
+  scenario: Scenario,
+  result: LoadResult,
+): Promise<LoadResult> {
   await assertClean(server, scenario, result);
   log(
     `  ${server.name.padEnd(20)} ${scenario.label.padEnd(20)} ${String(result.requestsPerSecond).padStart(7)} req/s` +
@@ -323,6 +331,30 @@ async function load(server: ServerProcess, scenario: Scenario): Promise<LoadResu
       `  ${result.cpuMicrosPerRequest} µs CPU/req (${result.cpuCores} cores)`,
   );
   return result;
+}
+
+/** One server alone: warm-up, then BENCH_DURATION seconds. */
+async function load(server: ServerProcess, scenario: Scenario): Promise<LoadResult> {
+  const { options, cpuMs } = target(server, scenario);
+  return checkAndLog(server, scenario, await measure(options, settings.warmupSeconds, cpuMs));
+}
+
+/**
+ * The bare server and the gateway on the same route, in BENCH_ROUNDS alternating slices that add up
+ * to BENCH_DURATION seconds each (see `measureAlternating`): the ratio compares the two under the
+ * same machine conditions.
+ */
+async function loadPair(
+  bare: ServerProcess,
+  gateway: ServerProcess,
+  scenario: Scenario,
+): Promise<[LoadResult, LoadResult]> {
+  const [fromBare, fromGateway] = await measureAlternating(
+    [target(bare, scenario), target(gateway, scenario)],
+    settings.warmupSeconds,
+    settings.rounds,
+  );
+  return [await checkAndLog(bare, scenario, fromBare!), await checkAndLog(gateway, scenario, fromGateway!)];
 }
 
 async function benchEngine(engine: Engine, all: Scenario[], scenarios: Scenario[]): Promise<EngineResult> {
@@ -370,18 +402,18 @@ async function benchEngine(engine: Engine, all: Scenario[], scenarios: Scenario[
     const results: ScenarioResult[] = [];
     const after: EngineResult['memoryKb']['gateway']['after'] = {};
     let maxUnderLoad = gatewayIdle;
-    const loadGateway = async (scenario: Scenario) => {
+    const sampled = async <T>(work: () => Promise<T>): Promise<T> => {
       const sampler = sampleRss(gateway.pid);
       try {
-        return await load(gateway, scenario);
+        return await work();
       } finally {
         maxUnderLoad = Math.max(maxUnderLoad, sampler.stop());
       }
     };
+    const loadGateway = (scenario: Scenario) => sampled(() => load(gateway, scenario));
     let publicRepeat: LoadResult | undefined;
     for (const scenario of scenarios) {
-      const fromBare = await load(bare.server, scenario);
-      const fromGateway = await loadGateway(scenario);
+      const [fromBare, fromGateway] = await sampled(() => loadPair(bare.server, gateway, scenario));
       after[scenario.id] = readMemory(gateway.pid).rssKb;
       if (scenario.id === 'public') {
         // The same load once more: throughput and RSS should not move.
