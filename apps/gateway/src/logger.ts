@@ -7,7 +7,12 @@ import pino, { type Logger } from 'pino';
  *
  * Lines go to stdout through a 4 KiB buffer: one write per request was the
  * largest single cost of a public read under load (see docs/performance.md).
- * The buffer is flushed every second and before the process exits.
+ * The buffer is flushed every second and before the process exits. A full
+ * buffer is written synchronously, as pino's own default destination does:
+ * an asynchronous write goes through libuv's thread pool, whose hand-offs
+ * cost more than the write (about 10 µs of CPU a request on /healthz,
+ * docs/performance.md "Session 6"), and a slow reader of stdout now holds the
+ * server back instead of letting the buffer grow without bound.
  */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const buffered = destination === undefined;
@@ -21,7 +26,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         censor: '[redacted]',
       },
     },
-    destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+    destination ?? pino.destination({ dest: 1, sync: true, minLength: 4096 }),
   );
   // A quiet server still shows each line within a second.
   if (buffered) setInterval(() => flushLogs(logger), 1000).unref();
