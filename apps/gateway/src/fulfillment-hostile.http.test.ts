@@ -1,6 +1,7 @@
 import { newId } from '@commerce/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, errorOf, expectJson, type Harness } from '../test/harness.ts';
+import { placeOrderThroughApi, planOneUnit } from '../test/orders.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 
 /**
@@ -24,46 +25,13 @@ let target: Target;
 beforeAll(async () => {
   h = await createHarness();
   shop = await createRoleFixture(h, 'hostile-ful', ['fulfillment:operate']);
-  const item = await expectJson<{ id: string }>(
-    await shop.call('owner', 'POST', '/merchant/items', {
-      slug: 'crate',
-      name: 'Crate',
-      type: 'SALE',
-      status: 'ACTIVE',
-    }),
-    201,
-  );
-  const created = await expectJson<{ id: string }>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerName: 'Ada Lovelace',
-        customerEmail: 'ada@example.com',
-        items: [{ itemId: item.id, variantId: null, name: 'Crate', quantity: 3, unitPriceInCents: 1000 }],
-      }),
-    }),
-    201,
-  );
-  const order = await expectJson<{ id: string; salesRecordId: string; items: { id: string }[] }>(
-    await shop.call('owner', 'GET', `/merchant/orders/${created.id}`),
-    200,
-  );
-  const planned = await expectJson<{ id: string }>(
-    await shop.call(
-      'owner',
-      'POST',
-      `/merchant/commerce/orders/${order.salesRecordId}/planned-fulfillments`,
-      { lines: [{ lineId: order.items[0]!.id, quantity: 1 }] },
-      { 'x-idempotency-key': newKey() },
-    ),
-    201,
-  );
+  const order = await placeOrderThroughApi(h, shop, { slug: 'crate', name: 'Crate', quantity: 3 });
+  const fulfillmentId = await planOneUnit(shop, order, newKey());
   await expectJson(
     await shop.call(
       'owner',
       'POST',
-      `/merchant/commerce/orders/${order.salesRecordId}/fulfillments/${planned.id}/external-postage`,
+      `/merchant/commerce/orders/${order.salesRecordId}/fulfillments/${fulfillmentId}/external-postage`,
       { carrier: 'DHL', trackingNumber: 'JD0001' },
     ),
     200,
@@ -71,8 +39,8 @@ beforeAll(async () => {
   target = {
     orderId: order.id,
     recordId: order.salesRecordId,
-    lineId: order.items[0]!.id,
-    fulfillmentId: planned.id,
+    lineId: order.lineId,
+    fulfillmentId,
   };
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { labelPdf, seedLabel } from '@commerce/orders/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, expectJson, type Harness } from '../test/harness.ts';
+import { createHarness, type Harness } from '../test/harness.ts';
+import { placeOrderThroughApi, planOneUnit } from '../test/orders.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 
 /**
@@ -14,44 +15,14 @@ const PDF = '/merchant/shipping/warehouse-outputs/labels-pdf';
 let sequence = 0;
 const newKey = () => `http-label-batch-${process.pid}-${++sequence}-0123456789`;
 
-/** A PLANNED fulfillment of a fresh order with a ship-to, through the API. */
+/** A PLANNED fulfillment of a fresh order, through the API. */
 async function planned(): Promise<string> {
-  const item = await expectJson<{ id: string }>(
-    await shop.call('owner', 'POST', '/merchant/items', {
-      slug: `parcel-${++sequence}`,
-      name: 'Parcel',
-      type: 'SALE',
-      status: 'ACTIVE',
-    }),
-    201,
-  );
-  const created = await expectJson<{ id: string }>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerName: 'Ada Lovelace',
-        customerEmail: 'ada@example.com',
-        items: [{ itemId: item.id, variantId: null, name: 'Parcel', quantity: 1, unitPriceInCents: 1000 }],
-      }),
-    }),
-    201,
-  );
-  const order = await expectJson<{ salesRecordId: string; items: { id: string }[] }>(
-    await shop.call('owner', 'GET', `/merchant/orders/${created.id}`),
-    200,
-  );
-  const plan = await expectJson<{ id: string }>(
-    await shop.call(
-      'owner',
-      'POST',
-      `/merchant/commerce/orders/${order.salesRecordId}/planned-fulfillments`,
-      { lines: [{ lineId: order.items[0]!.id, quantity: 1 }] },
-      { 'x-idempotency-key': newKey() },
-    ),
-    201,
-  );
-  return plan.id;
+  const order = await placeOrderThroughApi(h, shop, {
+    slug: `parcel-${++sequence}`,
+    name: 'Parcel',
+    quantity: 1,
+  });
+  return planOneUnit(shop, order, newKey());
 }
 
 async function labelled(

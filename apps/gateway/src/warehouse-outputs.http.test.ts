@@ -1,6 +1,7 @@
 import { labelPdf, pdfPageCount, seedLabel } from '@commerce/orders/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, expectError, expectJson, type Harness } from '../test/harness.ts';
+import { placeOrderThroughApi, planOneUnit } from '../test/orders.ts';
 import { ACTORS, createRoleFixture, expectedStatus, type RoleFixture } from '../test/roles.ts';
 
 let h: Harness;
@@ -23,32 +24,12 @@ interface Row {
 
 /** An item, an order of it with a ship-to address, and a PLANNED fulfillment of it, all through the API. */
 async function plannedFulfillment(fixture: RoleFixture): Promise<{ fulfillmentId: string; orderId: string }> {
-  const item = await expectJson<{ id: string }>(
-    await fixture.call('owner', 'POST', '/merchant/items', {
-      slug: `crate-${++keySequence}`,
-      name: 'Crate',
-      type: 'SALE',
-      status: 'ACTIVE',
-    }),
-    201,
-  );
-  const created = await expectJson<{ id: string }>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': fixture.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerName: 'Ada Lovelace',
-        customerEmail: 'ada@example.com',
-        notes: 'Secret gate code 4411',
-        items: [{ itemId: item.id, variantId: null, name: 'Crate', quantity: 2, unitPriceInCents: 1000 }],
-      }),
-    }),
-    201,
-  );
-  const order = await expectJson<{ id: string; salesRecordId: string; items: { id: string }[] }>(
-    await fixture.call('owner', 'GET', `/merchant/orders/${created.id}`),
-    200,
-  );
+  const order = await placeOrderThroughApi(h, fixture, {
+    slug: `crate-${++keySequence}`,
+    name: 'Crate',
+    quantity: 2,
+    notes: 'Secret gate code 4411',
+  });
   await expectJson(
     await fixture.call('owner', 'PUT', `/merchant/orders/${order.id}/shipping-address`, {
       name: 'Ada Lovelace',
@@ -59,17 +40,8 @@ async function plannedFulfillment(fixture: RoleFixture): Promise<{ fulfillmentId
     }),
     200,
   );
-  const planned = await expectJson<{ id: string }>(
-    await fixture.call(
-      'owner',
-      'POST',
-      `/merchant/commerce/orders/${order.salesRecordId}/planned-fulfillments`,
-      { lines: [{ lineId: order.items[0]!.id, quantity: 1 }] },
-      { 'x-idempotency-key': newKey() },
-    ),
-    201,
-  );
-  return { fulfillmentId: planned.id, orderId: order.id };
+  const fulfillmentId = await planOneUnit(fixture, order, newKey());
+  return { fulfillmentId, orderId: order.id };
 }
 
 /** A READY fulfillment whose native label (`pages` pages) is stored. */
