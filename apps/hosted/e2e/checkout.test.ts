@@ -2,6 +2,7 @@ import { SANDBOX_PUBLISHABLE_KEY as PROVIDER_SANDBOX_KEY } from '@commerce/payme
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentFormFor, SANDBOX_PUBLISHABLE_KEY } from '../src/lib/payment-form.ts';
+import { RESULT_POLL_LIMIT_MS } from '../src/lib/result-polling.ts';
 import { bodyOf, checkPage, heading, type Merchant, ownerOf } from './checkout-support.ts';
 import { type Hosted, startHosted } from './harness.ts';
 
@@ -161,10 +162,22 @@ describe('checkout', () => {
     await heading(page, 'Pay $17.50');
 
     // Before any card: the result page reads the server, which is still waiting for the processor.
+    // Each result page runs on its own clock, so its 30 s of polling neither runs out nor depends on
+    // how fast this machine pays: one is paused until the payment is made, one is moved past the wait.
     const waiting = await hosted.newPage();
+    await waiting.page.clock.install();
     await waiting.page.goto(`/hosted/${SLUG}/checkout/result?token=${session.checkoutToken}`);
     await heading(waiting.page, 'Confirming your payment');
     await checkPage(waiting.page, 'checkout-result-processing');
+    await waiting.page.clock.pauseAt(Date.now() + 1_000);
+    const late = await hosted.newPage();
+    await late.page.clock.install();
+    await late.page.goto(`/hosted/${SLUG}/checkout/result?token=${session.checkoutToken}`);
+    await heading(late.page, 'Confirming your payment');
+    // Past the wait, polling stops and the page says so; it checks again only when asked.
+    await late.page.clock.fastForward(RESULT_POLL_LIMIT_MS + 1_000);
+    await heading(late.page, 'Your payment is still processing');
+    await checkPage(late.page, 'checkout-result-still-processing');
 
     await payWithCard(page, '4000 0000 0000 9995');
     await page.getByText('Your card was declined: insufficient funds. Try another card.').waitFor();
@@ -181,8 +194,15 @@ describe('checkout', () => {
       status: 'COMPLETED',
       paymentStatus: 'PAID',
     });
-    // The waiting page saw the server settle too.
+    // The waiting page, its clock running again, sees the server settle at its next poll.
+    await waiting.page.clock.resume();
     await heading(waiting.page, 'Thank you for your order');
+    // The page past its wait still says "processing" until asked to check again.
+    expect(await late.page.getByRole('heading', { name: 'Your payment is still processing' }).count()).toBe(
+      1,
+    );
+    await late.page.getByRole('button', { name: 'Check again' }).click();
+    await heading(late.page, 'Thank you for your order');
   });
 
   it('places a free order through confirm-free, without a card', async () => {

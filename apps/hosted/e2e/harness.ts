@@ -153,7 +153,8 @@ export async function startHosted(env: Record<string, string> = {}): Promise<Hos
       return { context, page };
     },
     async mail(to, after, pattern = /\b\d{6}\b/) {
-      const deadline = Date.now() + 15_000;
+      // The outbox worker sends it within a second or two; a loaded CI machine may take far longer.
+      const deadline = Date.now() + 30_000;
       for (;;) {
         const rows = await database.db
           .selectFrom('dev_emails')

@@ -1,14 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { RESULT_POLL_LIMIT_MS, RESULT_POLL_MS } from '../lib/result-polling.ts';
 import { readFailure, useTRPC } from '../lib/trpc.ts';
 import { Button, FailureNotice, Loading, Notice, Page } from '../ui.tsx';
 import { CheckoutLinkNotFound } from './checkout.tsx';
 import { OrderSummary, type PaymentOutcome, paymentOutcome, useStepFocus } from './checkout-parts.tsx';
-
-/** How often and how long the result page asks the server before saying "still processing". */
-export const RESULT_POLL_MS = 1_000;
-export const RESULT_POLL_LIMIT_MS = 30_000;
 
 const SETTLED: PaymentOutcome[] = ['PAID', 'FREE', 'FAILED', 'CANCELLED', 'NOT_STARTED'];
 
