@@ -2,6 +2,7 @@ import { signInForTest } from '@commerce/customers/testing';
 import { testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, errorOf, expectError, type Harness } from '../test/harness.ts';
+import { createGuestOrder } from '../test/orders.ts';
 
 let h: Harness;
 let shop: { id: string; slug: string };
@@ -371,20 +372,12 @@ describe('own orders', () => {
     return item.id;
   }
 
-  const place = async (slug: string, itemId: string, customerEmail: string) =>
-    ok<Order>(
-      await h.app.request('/api/v1/public/orders', {
-        method: 'POST',
-        headers: { 'x-organization-slug': slug, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          customerName: 'Someone',
-          customerEmail,
-          notes: 'merchant-only',
-          items: [{ itemId, name: 'Tee', quantity: 1, unitPriceInCents: 1000 }],
-        }),
-      }),
-      201,
-    );
+  const place = (slug: string, itemId: string, customerEmail: string) =>
+    createGuestOrder<Order>(h, slug, [{ itemId, name: 'Tee', quantity: 1, unitPriceInCents: 1000 }], {
+      customerName: 'Someone',
+      customerEmail,
+      notes: 'merchant-only',
+    });
 
   /** The merchant moves a legacy order along the status table. */
   async function move(slug: string, ownerEmail: string, order: Order, statuses: string[]): Promise<void> {

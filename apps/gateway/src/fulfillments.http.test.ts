@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, expectError, expectJson, type Harness } from '../test/harness.ts';
+import { placeGuestOrder } from '../test/orders.ts';
 import { createRoleFixture, expectedStatus, type RoleFixture } from '../test/roles.ts';
 
 let h: Harness;
@@ -54,25 +55,9 @@ afterAll(async () => {
   await h.close();
 });
 
-async function placeOrder(quantity: number): Promise<Order> {
-  const created = await expectJson<{ id: string; orderStatusToken: string }>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerName: 'Ada Lovelace',
-        customerEmail: 'ada@example.com',
-        items: [{ itemId, variantId, name: 'Tee', quantity, unitPriceInCents: 1000 }],
-      }),
-    }),
-    201,
-  );
-  const read = await expectJson<Order>(
-    await shop.call('owner', 'GET', `/merchant/orders/${created.id}`),
-    200,
-  );
-  return { ...read, orderStatusToken: created.orderStatusToken };
-}
+/** Ada's guest order of `quantity` blue tees, as the Owner reads it. */
+const placeOrder = (quantity: number): Promise<Order> =>
+  placeGuestOrder<Order>(h, shop, [{ itemId, variantId, name: 'Tee', quantity, unitPriceInCents: 1000 }]);
 
 const stock = async () =>
   (

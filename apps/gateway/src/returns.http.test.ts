@@ -1,7 +1,9 @@
 import { addMembership } from '@commerce/auth';
 import { signInForTest } from '@commerce/customers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createItem } from '../test/catalog-fixture.ts';
 import { createHarness, expectError, type Harness } from '../test/harness.ts';
+import { createGuestOrder } from '../test/orders.ts';
 import { ACTORS, type Actor, createRoleFixture, expectedStatus, type RoleFixture } from '../test/roles.ts';
 
 let h: Harness;
@@ -69,18 +71,9 @@ const tokenCall = (slug: string | undefined, method: string, path: string, body?
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 
-async function newItem(fixture: RoleFixture, slug: string): Promise<string> {
-  const item = await ok<{ id: string }>(
-    await fixture.call('owner', 'POST', '/merchant/items', {
-      slug,
-      name: slug,
-      type: 'SALE',
-      status: 'ACTIVE',
-    }),
-    201,
-  );
-  return item.id;
-}
+/** An ACTIVE sale item named by its slug; its id. */
+const newItem = (fixture: RoleFixture, slug: string): Promise<string> =>
+  createItem(fixture, { slug, name: slug, type: 'SALE', status: 'ACTIVE' });
 
 /** A request as the fixture's Owner with a token minted now (tests below move the clock past older ones). */
 async function ownerCall(
@@ -110,25 +103,9 @@ let shipments = 0;
  * otherwise; a COMPLETED one has its 3 tees shipped now (a direct fulfillment), so it is returnable.
  */
 async function completedOrder(fixture: RoleFixture = shop, status = 'COMPLETED'): Promise<Order> {
-  const order = await ok<Order>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': fixture.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerName: 'Ada Lovelace',
-        customerEmail: 'ada@example.com',
-        items: [
-          {
-            itemId: fixture === shop ? itemId : otherItemId,
-            name: 'Tee',
-            quantity: 3,
-            unitPriceInCents: 1500,
-          },
-        ],
-      }),
-    }),
-    201,
-  );
+  const order = await createGuestOrder<Order>(h, fixture.slug, [
+    { itemId: fixture === shop ? itemId : otherItemId, name: 'Tee', quantity: 3, unitPriceInCents: 1500 },
+  ]);
   const path = { PENDING: [], CONFIRMED: ['CONFIRMED'], COMPLETED: ['CONFIRMED', 'PROCESSING', 'COMPLETED'] }[
     status as 'PENDING'
   ];

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, expectError, type Harness } from '../test/harness.ts';
+import { createLabelShop, type LabelOrder as Order, ok } from '../test/label-fixture.ts';
 import { type Actor, createRoleFixture, type RoleFixture } from '../test/roles.ts';
-
-interface Order {
-  id: string;
-  salesRecordId: string;
-  items: { id: string; type: string; quantity: number }[];
-}
 
 interface Quote {
   selectionQuoteFingerprint: string | null;
@@ -22,68 +17,8 @@ let other: RoleFixture;
 let order: Order;
 let otherOrder: Order;
 
-async function ok<T>(response: Response, status = 200): Promise<T> {
-  if (response.status !== status)
-    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function placeOrder(fixture: RoleFixture, itemId: string): Promise<Order> {
-  const placed = await ok<{ id: string }>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': fixture.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerName: 'Ada Lovelace',
-        customerEmail: 'ada@example.com',
-        items: [{ itemId, variantId: null, name: 'Mug', quantity: 2, unitPriceInCents: 1200 }],
-      }),
-    }),
-    201,
-  );
-  return ok<Order>(await fixture.call('owner', 'GET', `/merchant/orders/${placed.id}`));
-}
-
-async function setUp(fixture: RoleFixture): Promise<Order> {
-  const mug = await ok<{ id: string }>(
-    await fixture.call('owner', 'POST', '/merchant/items', {
-      status: 'ACTIVE',
-      slug: 'mug',
-      name: 'Mug',
-      type: 'SALE',
-      shippingWeightGrams: 400,
-      shippingLengthMm: 120,
-      shippingWidthMm: 90,
-      shippingHeightMm: 100,
-    }),
-    201,
-  );
-  await ok(
-    await fixture.call('owner', 'PATCH', '/merchant/settings', {
-      businessProfile: {
-        shipFromAddress: {
-          name: 'Shop',
-          line1: '1 Dock Rd',
-          city: 'Springfield',
-          postalCode: '12345',
-          country: 'us',
-        },
-      },
-    }),
-  );
-  const placed = await placeOrder(fixture, mug.id);
-  // The ship-to, through the shipping-address route (its absent lines stored as null).
-  await ok(
-    await fixture.call('owner', 'PUT', `/merchant/orders/${placed.id}/shipping-address`, {
-      name: 'Ada Lovelace',
-      line1: '2 Main St',
-      city: 'Shelbyville',
-      postalCode: '54321',
-      country: 'US',
-    }),
-  );
-  return placed;
-}
+/** A shop that ships mugs (a ship-from address) and an order of two with a ship-to. */
+const setUp = async (fixture: RoleFixture): Promise<Order> => (await createLabelShop(h, fixture)).newOrder();
 
 const path = (id: string) => `/merchant/orders/${id}/shipping-label/quote`;
 const body = (o: Order, changes: Record<string, unknown> = {}) => ({

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createItem } from '../test/catalog-fixture.ts';
 import { createHarness, expectError, type Harness } from '../test/harness.ts';
+import { placeGuestOrder } from '../test/orders.ts';
 import { ACTORS, createRoleFixture, expectedStatus, MEMBER_ACTORS, type RoleFixture } from '../test/roles.ts';
 
 interface Order {
@@ -30,27 +32,8 @@ async function ok<T>(response: Response, status: number): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function newItem(fixture: RoleFixture, body: Record<string, unknown>): Promise<string> {
-  return (
-    await ok<{ id: string }>(
-      await fixture.call('owner', 'POST', '/merchant/items', { status: 'ACTIVE', ...body }),
-      201,
-    )
-  ).id;
-}
-
-/** A legacy order placed through the public route, read back by the merchant (line ids, sales record id). */
-async function placeOrder(fixture: RoleFixture, items: Record<string, unknown>[]): Promise<Order> {
-  const placed = await ok<{ id: string }>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': fixture.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({ customerName: 'Ada Lovelace', customerEmail: 'ada@example.com', items }),
-    }),
-    201,
-  );
-  return ok<Order>(await fixture.call('owner', 'GET', `/merchant/orders/${placed.id}`), 200);
-}
+const newItem = (fixture: RoleFixture, body: Record<string, unknown>): Promise<string> =>
+  createItem(fixture, { status: 'ACTIVE', ...body });
 
 const path = (id: string) => `/merchant/orders/${id}/shipping-package/recommendation`;
 
@@ -68,12 +51,12 @@ beforeAll(async () => {
     shippingHeightMm: 100,
   });
   const lesson = await newItem(shop, { slug: 'lesson', name: 'Lesson', type: 'SERVICE' });
-  order = await placeOrder(shop, [
+  order = await placeGuestOrder<Order>(h, shop, [
     { itemId: mug, variantId: null, name: 'Mug', quantity: 2, unitPriceInCents: 1200 },
     { itemId: lesson, variantId: null, name: 'Lesson', quantity: 1, unitPriceInCents: 5000 },
   ]);
   const otherItem = await newItem(other, { slug: 'cup', name: 'Cup', type: 'SALE' });
-  otherOrder = await placeOrder(other, [
+  otherOrder = await placeGuestOrder<Order>(h, other, [
     { itemId: otherItem, variantId: null, name: 'Cup', quantity: 1, unitPriceInCents: 900 },
   ]);
   boxId = (

@@ -1,4 +1,5 @@
-import type { Harness } from './harness.ts';
+import { expectJson, type Harness } from './harness.ts';
+import { placeGuestOrder, setShipTo } from './orders.ts';
 import type { Actor, RoleFixture } from './roles.ts';
 
 /** Helpers of the label routes' HTTP tests: a shop that ships mugs, orders of two, and the purchase body. */
@@ -9,11 +10,8 @@ export interface LabelOrder {
   items: { id: string; type: string; quantity: number }[];
 }
 
-export async function ok<T>(response: Response, status = 200): Promise<T> {
-  if (response.status !== status)
-    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
+/** The JSON of an answer of `status` (200 unless told), else an error with what came instead. */
+export const ok = <T>(response: Response, status = 200): Promise<T> => expectJson<T>(response, status);
 
 export interface LabelShop {
   fixture: RoleFixture;
@@ -52,28 +50,10 @@ export async function createLabelShop(h: Harness, fixture: RoleFixture): Promise
   return {
     fixture,
     newOrder: async () => {
-      const placed = await ok<{ id: string }>(
-        await h.app.request('/api/v1/public/orders', {
-          method: 'POST',
-          headers: { 'x-organization-slug': fixture.slug, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            customerName: 'Ada Lovelace',
-            customerEmail: 'ada@example.com',
-            items: [{ itemId: mug.id, variantId: null, name: 'Mug', quantity: 2, unitPriceInCents: 1200 }],
-          }),
-        }),
-        201,
-      );
-      await ok(
-        await fixture.call('owner', 'PUT', `/merchant/orders/${placed.id}/shipping-address`, {
-          name: 'Ada Lovelace',
-          line1: '2 Main St',
-          city: 'Shelbyville',
-          postalCode: '54321',
-          country: 'US',
-        }),
-      );
-      return ok<LabelOrder>(await fixture.call('owner', 'GET', `/merchant/orders/${placed.id}`));
+      const order = await placeGuestOrder<LabelOrder>(h, fixture, [
+        { itemId: mug.id, variantId: null, name: 'Mug', quantity: 2, unitPriceInCents: 1200 },
+      ]);
+      return setShipTo<LabelOrder>(fixture, order.id);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createItem } from './catalog-fixture.ts';
 import { createHarness, expectError, type Harness } from './harness.ts';
 import {
   ACTORS,
@@ -40,18 +41,9 @@ async function ok<T>(response: Response, status: number): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function newItem(fixture: RoleFixture, slug: string): Promise<string> {
-  const item = await ok<{ id: string }>(
-    await fixture.call('owner', 'POST', '/merchant/items', {
-      slug,
-      name: slug,
-      type: 'SALE',
-      status: 'ACTIVE',
-    }),
-    201,
-  );
-  return item.id;
-}
+/** An ACTIVE sale item named by its slug; its id. */
+const newItem = (fixture: RoleFixture, slug: string): Promise<string> =>
+  createItem(fixture, { slug, name: slug, type: 'SALE', status: 'ACTIVE' });
 
 beforeAll(async () => {
   h = await createHarness();

@@ -1,3 +1,4 @@
+import { createItem } from './catalog-fixture.ts';
 import { expectJson, type Harness } from './harness.ts';
 import type { RoleFixture } from './roles.ts';
 
@@ -6,6 +7,78 @@ export interface PlacedOrder {
   id: string;
   salesRecordId: string;
   lineId: string;
+}
+
+/** A line of a guest order, as the public order route takes it. */
+export interface GuestOrderLine {
+  itemId: string;
+  variantId?: string | null;
+  name: string;
+  quantity: number;
+  unitPriceInCents: number;
+}
+
+/** Who orders, when not Ada: the order's customer fields. */
+export interface GuestOrderCustomer {
+  customerName?: string;
+  customerEmail?: string;
+  notes?: string;
+}
+
+/** A guest order placed on the public order route (201, else the failure): Ada's unless told otherwise. */
+export async function createGuestOrder<T extends { id: string } = { id: string; orderStatusToken: string }>(
+  h: Harness,
+  slug: string,
+  items: GuestOrderLine[],
+  customer: GuestOrderCustomer = {},
+): Promise<T> {
+  const body = Object.assign({ customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' }, customer, {
+    items,
+  });
+  return expectJson<T>(
+    await h.app.request('/api/v1/public/orders', {
+      method: 'POST',
+      headers: { 'x-organization-slug': slug, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    201,
+  );
+}
+
+/** A guest order of `fixture`'s store, read back as its Owner sees it, with the order-status token. */
+export async function placeGuestOrder<T extends { id: string }>(
+  h: Harness,
+  fixture: RoleFixture,
+  items: GuestOrderLine[],
+  customer: GuestOrderCustomer = {},
+): Promise<T & { orderStatusToken: string }> {
+  const created = await createGuestOrder(h, fixture.slug, items, customer);
+  const order = await expectJson<T>(
+    await fixture.call('owner', 'GET', `/merchant/orders/${created.id}`),
+    200,
+  );
+  return Object.assign(order, { orderStatusToken: created.orderStatusToken });
+}
+
+/** Ada's ship-to in the label and fulfillment tests. */
+export const SHIP_TO = {
+  name: 'Ada Lovelace',
+  line1: '2 Main St',
+  city: 'Shelbyville',
+  postalCode: '54321',
+  country: 'US',
+};
+
+/** Sets the order's ship-to through the shipping-address route; the order it answers (200, else the failure). */
+export async function setShipTo<T>(
+  fixture: RoleFixture,
+  orderId: string,
+  address: object = SHIP_TO,
+): Promise<T> {
+  return expectJson<T>(
+    await fixture.call('owner', 'PUT', `/merchant/orders/${orderId}/shipping-address`, address),
+    200,
+  );
 }
 
 /**
@@ -17,39 +90,25 @@ export async function placeOrderThroughApi(
   fixture: RoleFixture,
   options: { slug: string; name: string; quantity: number; notes?: string },
 ): Promise<PlacedOrder> {
-  const item = await expectJson<{ id: string }>(
-    await fixture.call('owner', 'POST', '/merchant/items', {
-      slug: options.slug,
-      name: options.name,
-      type: 'SALE',
-      status: 'ACTIVE',
-    }),
-    201,
-  );
-  const created = await expectJson<{ id: string }>(
-    await h.app.request('/api/v1/public/orders', {
-      method: 'POST',
-      headers: { 'x-organization-slug': fixture.slug, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        customerName: 'Ada Lovelace',
-        customerEmail: 'ada@example.com',
-        ...(options.notes === undefined ? {} : { notes: options.notes }),
-        items: [
-          {
-            itemId: item.id,
-            variantId: null,
-            name: options.name,
-            quantity: options.quantity,
-            unitPriceInCents: 1000,
-          },
-        ],
-      }),
-    }),
-    201,
-  );
-  const order = await expectJson<{ id: string; salesRecordId: string; items: { id: string }[] }>(
-    await fixture.call('owner', 'GET', `/merchant/orders/${created.id}`),
-    200,
+  const itemId = await createItem(fixture, {
+    slug: options.slug,
+    name: options.name,
+    type: 'SALE',
+    status: 'ACTIVE',
+  });
+  const order = await placeGuestOrder<{ id: string; salesRecordId: string; items: { id: string }[] }>(
+    h,
+    fixture,
+    [
+      {
+        itemId,
+        variantId: null,
+        name: options.name,
+        quantity: options.quantity,
+        unitPriceInCents: 1000,
+      },
+    ],
+    options.notes === undefined ? {} : { notes: options.notes },
   );
   return { id: order.id, salesRecordId: order.salesRecordId, lineId: order.items[0]!.id };
 }
