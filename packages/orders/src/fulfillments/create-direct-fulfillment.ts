@@ -1,18 +1,22 @@
-import { newId } from '@commerce/core';
 import { type Database, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { toFulfillmentRead } from './fulfillment-read.ts';
-import { insertLines, type KeyedOutcome, keyedFulfillmentWrite } from './fulfillment-state.ts';
+import {
+  createKeyedOnRecord,
+  insertLines,
+  type KeyedOutcome,
+  newFulfillmentOf,
+  newFulfillmentRow,
+} from './fulfillment-state.ts';
 import {
   assertAvailable,
   assertFulfillable,
   changeCounters,
   lockRecord,
   lockRequestedLines,
-  resolveRecordId,
 } from './fulfillment-target.ts';
 import type { CreateDirectFulfillmentInput, DirectFulfillmentRead, FulfillmentContext } from './schemas.ts';
-import { assertPastInstant, completeShipment } from './ship-fulfillment.ts';
+import { assertPastInstant, completeShipment, shippedColumns } from './ship-fulfillment.ts';
 
 /** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12). */
 export const DIRECT_FULFILLMENT_OPERATION = 'POST /merchant/commerce/orders/:recordId/fulfillments';
@@ -33,19 +37,13 @@ export async function createDirectFulfillment(
   input: CreateDirectFulfillmentInput,
   idempotencyKey: string,
 ): Promise<KeyedOutcome<DirectFulfillmentRead>> {
-  const salesRecordId = await resolveRecordId(db, ctx.organizationId, input.recordId);
-  const { recordId: _recordId, ...body } = input;
-  return keyedFulfillmentWrite(
+  return createKeyedOnRecord(
     db,
     ctx,
-    {
-      operation: DIRECT_FULFILLMENT_OPERATION,
-      key: idempotencyKey,
-      params: { recordId: salesRecordId },
-      body,
-      status: 201,
-    },
-    (trx) => shipDirect(trx, ctx, salesRecordId, input),
+    DIRECT_FULFILLMENT_OPERATION,
+    input,
+    idempotencyKey,
+    (trx, salesRecordId) => shipDirect(trx, ctx, salesRecordId, input),
   );
 }
 
@@ -68,30 +66,15 @@ async function shipDirect(
 
   const fulfillment = await trx
     .insertInto('fulfillments')
-    .values({
-      organization_id: ctx.organizationId,
-      id: newId('ful', ctx.at),
-      sales_record_id: salesRecordId,
-      order_id: target.order?.id ?? null,
-      status: 'SHIPPED',
-      origin: 'DIRECT',
-      tracking_carrier: input.tracking?.carrier ?? null,
-      tracking_number: input.tracking?.trackingNumber ?? null,
-      tracking_url: input.tracking?.trackingUrl ?? null,
-      note: input.note ?? null,
-      notification_decision: input.notifyCustomer ? 'SEND' : 'SUPPRESS',
-      notification_decided_at: ctx.at,
-      notification_decided_by: ctx.actor.userId,
-      notification_email_queued: input.notifyCustomer,
-      inventory_consumed_at: ctx.at,
-      shipped_at: shippedAt,
-      delivered_at: null,
-      cancelled_at: null,
-      cancel_reason: null,
-      created_by: ctx.actor.userId,
-      created_at: ctx.at,
-      updated_at: ctx.at,
-    })
+    .values(
+      newFulfillmentRow(newFulfillmentOf(ctx, target, 'SHIPPED', 'DIRECT'), {
+        tracking_carrier: input.tracking?.carrier ?? null,
+        tracking_number: input.tracking?.trackingNumber ?? null,
+        tracking_url: input.tracking?.trackingUrl ?? null,
+        note: input.note ?? null,
+        ...shippedColumns(ctx, input.notifyCustomer, shippedAt),
+      }),
+    )
     .returningAll()
     .executeTakeFirstOrThrow();
   const lines = await insertLines(trx, ctx, fulfillment.id, input.lines, locked);

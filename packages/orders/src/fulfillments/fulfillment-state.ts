@@ -1,16 +1,17 @@
-import { AppError } from '@commerce/core';
+import { AppError, newId } from '@commerce/core';
 import {
   type Database,
   type Fulfillment,
   type FulfillmentLine,
   type FulfillmentPostage,
   type FulfillmentRecordStatus,
+  type FulfillmentsTable,
   type SalesRecordLine,
   withIdempotency,
 } from '@commerce/db';
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { findFulfillment } from './fulfillment-read.ts';
-import { type LockedRecord, lockRecord } from './fulfillment-target.ts';
+import { type LockedRecord, lockRecord, resolveRecordId } from './fulfillment-target.ts';
 import type { FulfillmentContext, FulfillmentLinesInput } from './schemas.ts';
 
 /** What a keyed write answers: its body, and whether it is the recorded answer of an earlier request. */
@@ -43,6 +44,94 @@ export async function keyedFulfillmentWrite<T>(
     async (trx) => ({ status: request.status, body: await run(trx) }),
   );
   return { body: outcome.body, replayed: outcome.replayed };
+}
+
+/**
+ * A new fulfillment of a record under the route's required key (201): the record id is resolved
+ * first and the intent is it and the body without the path's id, so either id of the pair is the
+ * same request. `create` runs once per key, in the key's transaction.
+ */
+export async function createKeyedOnRecord<I extends { recordId: string }, T>(
+  db: Kysely<Database>,
+  ctx: FulfillmentContext,
+  operation: string,
+  input: I,
+  idempotencyKey: string,
+  create: (trx: Kysely<Database>, salesRecordId: string) => Promise<T>,
+): Promise<KeyedOutcome<T>> {
+  const salesRecordId = await resolveRecordId(db, ctx.organizationId, input.recordId);
+  const { recordId: _recordId, ...body } = input;
+  return keyedFulfillmentWrite(
+    db,
+    ctx,
+    { operation, key: idempotencyKey, params: { recordId: salesRecordId }, body, status: 201 },
+    (trx) => create(trx, salesRecordId),
+  );
+}
+
+/** Who makes a new fulfillment, of which record, in which state. */
+export interface NewFulfillment {
+  organizationId: string;
+  id: string;
+  salesRecordId: string;
+  orderId: string | null;
+  status: FulfillmentRecordStatus;
+  origin: Insertable<FulfillmentsTable>['origin'];
+  createdBy: string | null;
+  at: Date;
+}
+
+/** A new fulfillment of the locked record, made now by the context's actor. */
+export function newFulfillmentOf(
+  ctx: FulfillmentContext,
+  target: LockedRecord,
+  status: FulfillmentRecordStatus,
+  origin: NewFulfillment['origin'],
+): NewFulfillment {
+  return {
+    organizationId: ctx.organizationId,
+    id: newId('ful', ctx.at),
+    salesRecordId: target.record.id,
+    orderId: target.order?.id ?? null,
+    status,
+    origin,
+    createdBy: ctx.actor.userId,
+    at: ctx.at,
+  };
+}
+
+/**
+ * A new fulfillment's row: untracked, undecided, unconsumed, unshipped and without a package,
+ * except for what `columns` set.
+ */
+export function newFulfillmentRow(
+  fulfillment: NewFulfillment,
+  columns: Partial<Insertable<FulfillmentsTable>> = {},
+): Insertable<FulfillmentsTable> {
+  const row: Insertable<FulfillmentsTable> = {
+    organization_id: fulfillment.organizationId,
+    id: fulfillment.id,
+    sales_record_id: fulfillment.salesRecordId,
+    order_id: fulfillment.orderId,
+    status: fulfillment.status,
+    origin: fulfillment.origin,
+    tracking_carrier: null,
+    tracking_number: null,
+    tracking_url: null,
+    note: null,
+    notification_decision: null,
+    notification_decided_at: null,
+    notification_decided_by: null,
+    inventory_consumed_at: null,
+    shipped_at: null,
+    delivered_at: null,
+    cancelled_at: null,
+    cancel_reason: null,
+    created_by: fulfillment.createdBy,
+    created_at: fulfillment.at,
+    updated_at: fulfillment.at,
+  };
+  return Object.assign(row, columns);
 }
 
 /** Every move the table of 13.2 does not list: 409 INVALID_STATE_TRANSITION, `details { from, to }`. */

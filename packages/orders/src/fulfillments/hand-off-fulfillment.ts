@@ -19,7 +19,7 @@ import {
   resolveRecordId,
 } from './fulfillment-target.ts';
 import type { FulfillmentContext, FulfillmentRead, HandOffFulfillmentInput } from './schemas.ts';
-import { assertPastInstant, completeShipment } from './ship-fulfillment.ts';
+import { assertPastInstant, completeShipment, shippedColumns } from './ship-fulfillment.ts';
 
 /** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12). */
 export const HANDOFF_OPERATION =
@@ -96,12 +96,7 @@ async function handOff(
     .updateTable('fulfillments')
     .set((eb) => ({
       status: 'SHIPPED',
-      notification_decision: input.notifyCustomer ? 'SEND' : 'SUPPRESS',
-      notification_decided_at: ctx.at,
-      notification_decided_by: ctx.actor.userId,
-      notification_email_queued: input.notifyCustomer,
-      inventory_consumed_at: ctx.at,
-      shipped_at: shippedAt,
+      ...shippedColumns(ctx, input.notifyCustomer, shippedAt),
       updated_at: ctx.at,
       version: eb('version', '+', 1),
     }))

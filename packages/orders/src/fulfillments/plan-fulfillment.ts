@@ -1,16 +1,20 @@
-import { newId } from '@commerce/core';
 import { type Database, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { packageColumns, resolvePackage } from './fulfillment-package.ts';
 import { readFulfillment } from './fulfillment-read.ts';
-import { insertLines, type KeyedOutcome, keyedFulfillmentWrite } from './fulfillment-state.ts';
+import {
+  createKeyedOnRecord,
+  insertLines,
+  type KeyedOutcome,
+  newFulfillmentOf,
+  newFulfillmentRow,
+} from './fulfillment-state.ts';
 import {
   assertAvailable,
   assertFulfillable,
   changeCounters,
   lockRecord,
   lockRequestedLines,
-  resolveRecordId,
 } from './fulfillment-target.ts';
 import type { FulfillmentContext, FulfillmentRead, PlanFulfillmentInput } from './schemas.ts';
 
@@ -28,19 +32,13 @@ export async function planFulfillment(
   input: PlanFulfillmentInput,
   idempotencyKey: string,
 ): Promise<KeyedOutcome<FulfillmentRead>> {
-  const salesRecordId = await resolveRecordId(db, ctx.organizationId, input.recordId);
-  const { recordId: _recordId, ...body } = input;
-  return keyedFulfillmentWrite(
+  return createKeyedOnRecord(
     db,
     ctx,
-    {
-      operation: PLAN_FULFILLMENT_OPERATION,
-      key: idempotencyKey,
-      params: { recordId: salesRecordId },
-      body,
-      status: 201,
-    },
-    (trx) => plan(trx, ctx, salesRecordId, input),
+    PLAN_FULFILLMENT_OPERATION,
+    input,
+    idempotencyKey,
+    (trx, salesRecordId) => plan(trx, ctx, salesRecordId, input),
   );
 }
 
@@ -58,30 +56,7 @@ async function plan(
   assertAvailable(input.lines, locked);
   const fulfillment = await trx
     .insertInto('fulfillments')
-    .values({
-      organization_id: ctx.organizationId,
-      id: newId('ful', ctx.at),
-      sales_record_id: salesRecordId,
-      order_id: target.order?.id ?? null,
-      status: 'PLANNED',
-      origin: 'PLANNED',
-      tracking_carrier: null,
-      tracking_number: null,
-      tracking_url: null,
-      note: null,
-      notification_decision: null,
-      notification_decided_at: null,
-      notification_decided_by: null,
-      inventory_consumed_at: null,
-      shipped_at: null,
-      delivered_at: null,
-      cancelled_at: null,
-      cancel_reason: null,
-      ...packageColumns(resolved),
-      created_by: ctx.actor.userId,
-      created_at: ctx.at,
-      updated_at: ctx.at,
-    })
+    .values(newFulfillmentRow(newFulfillmentOf(ctx, target, 'PLANNED', 'PLANNED'), packageColumns(resolved)))
     .returning('id')
     .executeTakeFirstOrThrow();
   await insertLines(trx, ctx, fulfillment.id, input.lines, locked);

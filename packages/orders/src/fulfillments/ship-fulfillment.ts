@@ -6,6 +6,18 @@ import { consumeInventory } from './consume-inventory.ts';
 import type { LockedRecord } from './fulfillment-target.ts';
 import type { FulfillmentContext } from './schemas.ts';
 
+/** The columns of a fulfillment shipped now: the notification decision, its stock consumed, its ship time. */
+export function shippedColumns(ctx: FulfillmentContext, notifyCustomer: boolean, shippedAt: Date) {
+  return {
+    notification_decision: notifyCustomer ? ('SEND' as const) : ('SUPPRESS' as const),
+    notification_decided_at: ctx.at,
+    notification_decided_by: ctx.actor.userId,
+    notification_email_queued: notifyCustomer,
+    inventory_consumed_at: ctx.at,
+    shipped_at: shippedAt,
+  };
+}
+
 /**
  * A `shippedAt` (or `deliveredAt`) the client sent: not in the future, not
  * before `notBefore` (the record's creation, the shipment): else 400 at `path`.

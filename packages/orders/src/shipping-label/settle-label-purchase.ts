@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import type { CarrierLabel, CarrierProvider } from '../carrier/carrier-provider.ts';
 import { packageColumns } from '../fulfillments/fulfillment-package.ts';
 import { findFulfillment, readFulfillment } from '../fulfillments/fulfillment-read.ts';
-import { insertLines } from '../fulfillments/fulfillment-state.ts';
+import { insertLines, newFulfillmentRow } from '../fulfillments/fulfillment-state.ts';
 import { changeCounters, lockRecord, lockRequestedLines } from '../fulfillments/fulfillment-target.ts';
 import type { FulfillmentPackageRead } from '../fulfillments/schemas.ts';
 import { storeLabelDocument } from './label-documents.ts';
@@ -135,30 +135,21 @@ export async function settlePurchased(
       fulfillmentId = newId('ful', at);
       await trx
         .insertInto('fulfillments')
-        .values({
-          organization_id: ctx.organizationId,
-          id: fulfillmentId,
-          sales_record_id: row.sales_record_id,
-          order_id: row.order_id,
-          status: 'READY',
-          origin: 'NATIVE_LABEL',
-          tracking_carrier: null,
-          tracking_number: null,
-          tracking_url: null,
-          note: null,
-          notification_decision: null,
-          notification_decided_at: null,
-          notification_decided_by: null,
-          inventory_consumed_at: null,
-          shipped_at: null,
-          delivered_at: null,
-          cancelled_at: null,
-          cancel_reason: null,
-          ...packageColumns(pkg),
-          created_by: row.created_by,
-          created_at: at,
-          updated_at: at,
-        })
+        .values(
+          newFulfillmentRow(
+            {
+              organizationId: ctx.organizationId,
+              id: fulfillmentId,
+              salesRecordId: row.sales_record_id,
+              orderId: row.order_id,
+              status: 'READY',
+              origin: 'NATIVE_LABEL',
+              createdBy: row.created_by,
+              at,
+            },
+            packageColumns(pkg),
+          ),
+        )
         .execute();
       const lines = await trx
         .selectFrom('sales_record_lines')
