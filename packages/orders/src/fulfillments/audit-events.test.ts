@@ -10,13 +10,8 @@ import { TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
 import { acknowledgeRetiredPostage } from '../shipment-cancellations/acknowledge-retired-postage.ts';
 import { cancelPreparedShipment } from '../shipment-cancellations/cancel-prepared-shipment.ts';
 import { purchaseShippingLabel } from '../shipping-label/purchase-shipping-label.ts';
-import { quoteShippingLabel } from '../shipping-label/quote-shipping-label.ts';
 import { reconcileLabelPurchase } from '../shipping-label/reconcile-label-purchase.ts';
-import {
-  purchaseShippingLabelInputSchema,
-  shippingLabelQuoteInputSchema,
-} from '../shipping-label/schemas.ts';
-import { createLabelShop, type Shop } from '../shipping-label/test-support.ts';
+import { allLines, createLabelShop, purchaseBodyFor, type Shop } from '../shipping-label/test-support.ts';
 import { attachExternalPostage } from './attach-external-postage.ts';
 import { cancelFulfillment } from './cancel-fulfillment.ts';
 import { deliverFulfillment } from './deliver-fulfillment.ts';
@@ -64,32 +59,13 @@ const control = (s: Shop) => ({
   currency: 'USD',
   startingBalanceInCents: 10_000,
 });
-const allLines = (s: Shop) => [
-  { lineId: s.variantLineId, quantity: 3 },
-  { lineId: s.itemLineId, quantity: 2 },
-];
 
-async function buy(s: Shop, fulfillmentId?: string) {
-  const selection = {
-    orderId: s.orderId,
-    ...(fulfillmentId ? { fulfillmentId } : {}),
-    lines: allLines(s),
-    package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
-    carrier: 'sandbox',
-    service: 'GROUND',
-  };
-  const quote = await quoteShippingLabel(
-    handle.db,
-    { organizationId: s.shop.organizationId, carrier },
-    shippingLabelQuoteInputSchema.parse(selection),
-  );
+/** Buys the whole order's label with this file's carrier and a fresh key. */
+async function buy(s: Shop) {
   return purchaseShippingLabel(
     handle.db,
     labelCtx(s),
-    purchaseShippingLabelInputSchema.parse({
-      ...selection,
-      selectionQuoteFingerprint: quote.selectionQuoteFingerprint,
-    }),
+    await purchaseBodyFor(handle.db, s, carrier),
     randomUUID(),
   );
 }

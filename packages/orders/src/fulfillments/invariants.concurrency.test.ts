@@ -22,7 +22,17 @@ import {
   shippingLabelQuoteInputSchema,
 } from '../shipping-label/schemas.ts';
 import type { LabelPurchaseContext } from '../shipping-label/settle-label-purchase.ts';
-import { createLabelShop, type Shop } from '../shipping-label/test-support.ts';
+import {
+  allLines,
+  codesOf,
+  createLabelShop,
+  labelSelection,
+  purchaseBodyFor,
+  rejection,
+  type Shop,
+  sandboxAccount,
+  winsOf,
+} from '../shipping-label/test-support.ts';
 import { attachExternalPostage } from './attach-external-postage.ts';
 import { cancelFulfillment } from './cancel-fulfillment.ts';
 import { createDirectFulfillment } from './create-direct-fulfillment.ts';
@@ -102,50 +112,6 @@ const fulfillmentCtx = (s: Shop): FulfillmentContext => ({ ...s.shop.ctx(), emai
 const control = (s: Shop) => ({ ...s.shop.ctx(), currency: 'USD', startingBalanceInCents: 10_000 });
 const behave = (s: Shop, behaviours: Record<string, string>) =>
   updateSandboxCarrier(handle.db, control(s), { behaviours } as never);
-
-const selection = (s: Shop) => ({
-  orderId: s.orderId,
-  lines: [
-    { lineId: s.variantLineId, quantity: 3 },
-    { lineId: s.itemLineId, quantity: 2 },
-  ],
-  package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
-  carrier: 'sandbox',
-  service: 'GROUND',
-});
-
-async function purchaseBody(s: Shop, carrier: CarrierProvider) {
-  const quote = await quoteShippingLabel(
-    handle.db,
-    { organizationId: s.shop.organizationId, carrier },
-    shippingLabelQuoteInputSchema.parse(selection(s)),
-  );
-  return purchaseShippingLabelInputSchema.parse({
-    ...selection(s),
-    selectionQuoteFingerprint: quote.selectionQuoteFingerprint,
-  });
-}
-
-const sandboxAccount = (organizationId: string) =>
-  handle.db
-    .selectFrom('sandbox_carrier_accounts')
-    .select(['balance_in_cents', 'purchase_count'])
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirstOrThrow();
-
-const codesOf = (results: PromiseSettledResult<unknown>[]) =>
-  results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as AppError).code] : []));
-const winsOf = (results: PromiseSettledResult<unknown>[]) =>
-  results.filter((result) => result.status === 'fulfilled').length;
-
-async function rejection(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as AppError & { details: Record<string, unknown> };
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Each line's counters and quantity, and what the live fulfillments and open purchases hold of it. */
 async function ledger(s: Shop) {
@@ -229,10 +195,12 @@ describe('direct fulfillments, plans and label purchases racing on one record', 
         .where('id', '=', s.shop.variantId)
         .execute();
       const { provider, calls } = counted(sandbox());
-      const body = await purchaseBody(s, provider);
+      const body = await purchaseBodyFor(handle.db, s, provider);
       // One unit of the variant line in a custom box: a partial label, acknowledged as an override.
-      const oneUnit = { ...selection(s), lines: [{ lineId: s.variantLineId, quantity: 1 }] };
-      oneUnit.package = { lengthMm: 100, widthMm: 100, heightMm: 100, loadedWeightGrams: 400 } as never;
+      const oneUnit = labelSelection(s, {
+        lines: [{ lineId: s.variantLineId, quantity: 1 }],
+        package: { lengthMm: 100, widthMm: 100, heightMm: 100, loadedWeightGrams: 400 },
+      });
       const oneQuote = await quoteShippingLabel(
         handle.db,
         { organizationId: s.shop.organizationId, carrier: provider },
@@ -342,7 +310,10 @@ describe('two concurrent purchases on a balance that covers one', () => {
     const first = await createLabelShop(handle.db, clock);
     const second = await first.another();
     const carrier = sandbox(1000);
-    const bodies = await Promise.all([purchaseBody(first, carrier), purchaseBody(second, carrier)]);
+    const bodies = await Promise.all([
+      purchaseBodyFor(handle.db, first, carrier),
+      purchaseBodyFor(handle.db, second, carrier),
+    ]);
     const results = await Promise.allSettled(
       [first, second].map((s, index) =>
         purchaseShippingLabel(handle.db, labelCtx(s, carrier), bodies[index]!, randomUUID()),
@@ -361,7 +332,10 @@ describe('two concurrent purchases on a balance that covers one', () => {
       details: { requiredInCents: 680, availableInCents: 320, shortfallInCents: 360 },
     });
     const organizationId = first.shop.organizationId;
-    expect(await sandboxAccount(organizationId)).toEqual({ balance_in_cents: 320, purchase_count: 1 });
+    expect(await sandboxAccount(handle.db, organizationId)).toEqual({
+      balance_in_cents: 320,
+      purchase_count: 1,
+    });
 
     // A refusal tops nothing up: asking again is refused the same way, and the balance stays.
     const loser = bought[0]!.body.purchase.recordId === first.recordId ? second : first;
@@ -370,7 +344,7 @@ describe('two concurrent purchases on a balance that covers one', () => {
         purchaseShippingLabel(
           handle.db,
           labelCtx(loser, carrier),
-          await purchaseBody(loser, carrier),
+          await purchaseBodyFor(handle.db, loser, carrier),
           randomUUID(),
         ),
       ),
@@ -378,7 +352,10 @@ describe('two concurrent purchases on a balance that covers one', () => {
     expect(
       await readPostageBalance(handle.db, carrier, { organizationId, currency: 'USD' }, clock.now()),
     ).toMatchObject({ balanceInCents: 320, openClaimsInCents: 0, availableInCents: 320, autoTopUp: false });
-    expect(await sandboxAccount(organizationId)).toEqual({ balance_in_cents: 320, purchase_count: 1 });
+    expect(await sandboxAccount(handle.db, organizationId)).toEqual({
+      balance_in_cents: 320,
+      purchase_count: 1,
+    });
     const funded = await handle.db
       .selectFrom('audit_logs')
       .select('id')
@@ -404,7 +381,7 @@ describe('a crash between the carrier call and the settlement', () => {
       },
     };
     const key = randomUUID();
-    const body = await purchaseBody(s, real);
+    const body = await purchaseBodyFor(handle.db, s, real);
     void purchaseShippingLabel(handle.db, labelCtx(s, dying), body, key);
     while (!bought) await new Promise((resolve) => setTimeout(resolve, 5));
     const { id: purchaseId } = await handle.db
@@ -463,7 +440,7 @@ describe('a crash between the carrier call and the settlement', () => {
       body: { purchase: { id: purchaseId, status: 'PURCHASED' } },
     });
     expect(calls.purchase).toBe(1);
-    expect(await sandboxAccount(s.shop.organizationId)).toEqual({
+    expect(await sandboxAccount(handle.db, s.shop.organizationId)).toEqual({
       balance_in_cents: 10_000 - 680,
       purchase_count: 1,
     });
@@ -481,7 +458,7 @@ describe('a crash between the carrier call and the settlement', () => {
     const { provider, calls } = counted(sandbox());
     await behave(s, { purchase: 'TIMEOUT_NOT_COMMITTED' });
     const key = randomUUID();
-    const body = await purchaseBody(s, provider);
+    const body = await purchaseBodyFor(handle.db, s, provider);
     const first = await rejection(purchaseShippingLabel(handle.db, labelCtx(s, provider), body, key));
     expect(first.code).toBe('LABEL_PURCHASE_UNCERTAIN');
     const purchaseId = first.details.purchaseId as string;
@@ -490,7 +467,7 @@ describe('a crash between the carrier call and the settlement', () => {
     );
     expect(codesOf(retries)).toEqual(Array(5).fill('LABEL_PURCHASE_UNCERTAIN'));
     expect(calls.purchase).toBe(1);
-    expect(await sandboxAccount(s.shop.organizationId)).toEqual({
+    expect(await sandboxAccount(handle.db, s.shop.organizationId)).toEqual({
       balance_in_cents: 10_000,
       purchase_count: 0,
     });
@@ -513,7 +490,7 @@ describe('a crash between the carrier call and the settlement', () => {
     expect(fresh).toHaveLength(1);
     expect(fresh[0]!.body.purchase.id).not.toBe(purchaseId);
     expect(calls.purchase).toBe(2);
-    expect(await sandboxAccount(s.shop.organizationId)).toEqual({
+    expect(await sandboxAccount(handle.db, s.shop.organizationId)).toEqual({
       balance_in_cents: 10_000 - 680,
       purchase_count: 1,
     });
@@ -528,7 +505,7 @@ describe('an exhausted cancellation', () => {
     const { body } = await purchaseShippingLabel(
       handle.db,
       labelCtx(s, plain),
-      await purchaseBody(s, plain),
+      await purchaseBodyFor(handle.db, s, plain),
       randomUUID(),
     );
     const fulfillmentId = body.fulfillment.id;
@@ -634,7 +611,7 @@ describe('cancel against cancel and handoff', () => {
       const planned = await planFulfillment(
         handle.db,
         fulfillmentCtx(s),
-        planFulfillmentInputSchema.parse({ recordId: s.recordId, lines: selection(s).lines }),
+        planFulfillmentInputSchema.parse({ recordId: s.recordId, lines: allLines(s) }),
         randomUUID(),
       );
       const path = { recordId: s.recordId, fulfillmentId: planned.body.id };
@@ -700,7 +677,7 @@ describe('cancel against cancel and handoff', () => {
     const { body } = await purchaseShippingLabel(
       handle.db,
       labelCtx(s, carrier),
-      await purchaseBody(s, carrier),
+      await purchaseBodyFor(handle.db, s, carrier),
       randomUUID(),
     );
     await cancelPreparedShipment(

@@ -18,12 +18,7 @@ import {
 import { TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
 import { startLabelSweeps } from '../shipping-label/label-sweeps.ts';
 import { purchaseShippingLabel } from '../shipping-label/purchase-shipping-label.ts';
-import { quoteShippingLabel } from '../shipping-label/quote-shipping-label.ts';
-import {
-  purchaseShippingLabelInputSchema,
-  shippingLabelQuoteInputSchema,
-} from '../shipping-label/schemas.ts';
-import { createLabelShop, type Shop } from '../shipping-label/test-support.ts';
+import { createLabelShop, purchaseBodyFor, rejection, type Shop } from '../shipping-label/test-support.ts';
 import { acknowledgeRetiredPostage } from './acknowledge-retired-postage.ts';
 import { cancelPreparedShipment, VOID_POLL_OFFSETS_MS } from './cancel-prepared-shipment.ts';
 import { checkCarrierForCancellation } from './carrier-check.ts';
@@ -56,33 +51,14 @@ const fulfillmentCtx = (s: Shop) => ({ ...s.shop.ctx(), at: clock.now(), email: 
 const control = (s: Shop) => ({ ...s.shop.ctx(), currency: 'USD', startingBalanceInCents: 10_000 });
 const behave = (s: Shop, behaviours: Record<string, string>) =>
   updateSandboxCarrier(handle.db, control(s), { behaviours } as never);
-const allLines = (s: Shop) => [
-  { lineId: s.variantLineId, quantity: 3 },
-  { lineId: s.itemLineId, quantity: 2 },
-];
 
 /** A READY fulfillment with a native label bought through the sandbox. */
 async function labelled(): Promise<{ s: Shop; fulfillmentId: string; trackingNumber: string }> {
   const s = await createLabelShop(handle.db, clock);
-  const selection = {
-    orderId: s.orderId,
-    lines: allLines(s),
-    package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
-    carrier: 'sandbox',
-    service: 'GROUND',
-  };
-  const quote = await quoteShippingLabel(
-    handle.db,
-    { organizationId: s.shop.organizationId, carrier },
-    shippingLabelQuoteInputSchema.parse(selection),
-  );
   const { body } = await purchaseShippingLabel(
     handle.db,
     { ...ctxOf(s), carrierTimeoutMs: 5000 },
-    purchaseShippingLabelInputSchema.parse({
-      ...selection,
-      selectionQuoteFingerprint: quote.selectionQuoteFingerprint,
-    }),
+    await purchaseBodyFor(handle.db, s, carrier),
     randomUUID(),
   );
   return { s, fulfillmentId: body.fulfillment.id, trackingNumber: body.purchase.trackingNumber! };
@@ -111,15 +87,6 @@ async function sandboxLabel(s: Shop, trackingNumber: string) {
     .where('organization_id', '=', s.shop.organizationId)
     .where('tracking_number', '=', trackingNumber)
     .executeTakeFirstOrThrow();
-}
-
-async function rejection(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; details: Record<string, unknown> };
-  }
-  throw new Error('expected a rejection');
 }
 
 /** Moves the clock to `offsetMs` after `from` and runs the worker's polls once. */
@@ -182,28 +149,13 @@ describe('cancel-prepared-shipment: the void request and its immediate answer', 
   it('after void evidence the READY fulfillment can be relabelled: new NATIVE postage, the voided one retired', async () => {
     const { s, fulfillmentId } = await labelled();
     await cancel(s, fulfillmentId);
-    const selection = {
-      orderId: s.orderId,
-      fulfillmentId,
-      lines: allLines(s),
-      package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
-      carrier: 'sandbox',
-      service: 'EXPRESS',
-    };
-    const quote = await quoteShippingLabel(
-      handle.db,
-      { organizationId: s.shop.organizationId, carrier },
-      shippingLabelQuoteInputSchema.parse(selection),
-    );
     const { body } = await purchaseShippingLabel(
       handle.db,
       { ...ctxOf(s), carrierTimeoutMs: 5000 },
-      purchaseShippingLabelInputSchema.parse({
-        ...selection,
-        selectionQuoteFingerprint: quote.selectionQuoteFingerprint,
+      await purchaseBodyFor(handle.db, s, carrier, { fulfillmentId, service: 'EXPRESS' }, (quote) => ({
         // EXPRESS (1650) is more than the 1000 the order collected.
         acknowledgements: quote.decision.acknowledgementsRequired,
-      }),
+      })),
       randomUUID(),
     );
     expect(body.fulfillment).toMatchObject({

@@ -6,10 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CarrierProvider } from '../carrier/carrier-provider.ts';
 import { createCarrierProvider } from '../carrier/create-carrier-provider.ts';
 import { purchaseShippingLabel } from './purchase-shipping-label.ts';
-import { quoteShippingLabel } from './quote-shipping-label.ts';
-import { purchaseShippingLabelInputSchema, shippingLabelQuoteInputSchema } from './schemas.ts';
 import type { LabelPurchaseContext } from './settle-label-purchase.ts';
-import { createLabelShop, type Shop } from './test-support.ts';
+import { codesOf, createLabelShop, purchaseBodyFor, type Shop, sandboxAccount } from './test-support.ts';
 
 /**
  * The purchase's invariants under concurrent requests (13.4, 13.6, 13.12).
@@ -45,44 +43,11 @@ const ctxOf = (s: Shop, carrier: CarrierProvider): LabelPurchaseContext => ({
   carrierTimeoutMs: 5000,
 });
 
-const selection = (s: Shop, orderId = s.orderId) => ({
-  orderId,
-  lines: [
-    { lineId: s.variantLineId, quantity: 3 },
-    { lineId: s.itemLineId, quantity: 2 },
-  ],
-  package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
-  carrier: 'sandbox',
-  service: 'GROUND',
-});
-
-async function bodyFor(s: Shop, carrier: CarrierProvider) {
-  const quote = await quoteShippingLabel(
-    handle.db,
-    { organizationId: s.shop.organizationId, carrier },
-    shippingLabelQuoteInputSchema.parse(selection(s)),
-  );
-  return purchaseShippingLabelInputSchema.parse({
-    ...selection(s),
-    selectionQuoteFingerprint: quote.selectionQuoteFingerprint,
-  });
-}
-
-const sandboxAccount = (organizationId: string) =>
-  handle.db
-    .selectFrom('sandbox_carrier_accounts')
-    .select(['balance_in_cents', 'purchase_count'])
-    .where('organization_id', '=', organizationId)
-    .executeTakeFirstOrThrow();
-
-const codesOf = (results: PromiseSettledResult<unknown>[]) =>
-  results.flatMap((result) => (result.status === 'rejected' ? [(result.reason as AppError).code] : []));
-
 describe('concurrent label purchases', () => {
   it('of 8 purchases with distinct keys for the same lines exactly one claims; the others are OVER_FULFILLMENT or LABEL_PURCHASE_UNSETTLED', async () => {
     const s = await createLabelShop(handle.db, clock);
     const carrier = sandbox(10_000);
-    const body = await bodyFor(s, carrier);
+    const body = await purchaseBodyFor(handle.db, s, carrier);
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, () =>
         purchaseShippingLabel(handle.db, ctxOf(s, carrier), body, randomUUID()),
@@ -92,7 +57,7 @@ describe('concurrent label purchases', () => {
     const codes = codesOf(results);
     expect(codes).toHaveLength(7);
     for (const code of codes) expect(['OVER_FULFILLMENT', 'LABEL_PURCHASE_UNSETTLED']).toContain(code);
-    expect(await sandboxAccount(s.shop.organizationId)).toEqual({
+    expect(await sandboxAccount(handle.db, s.shop.organizationId)).toEqual({
       balance_in_cents: 10_000 - 680,
       purchase_count: 1,
     });
@@ -113,12 +78,12 @@ describe('concurrent label purchases', () => {
   it('10 concurrent requests with one key make one carrier purchase; the others replay it or are told it is in progress', async () => {
     const s = await createLabelShop(handle.db, clock);
     const carrier = sandbox(10_000);
-    const body = await bodyFor(s, carrier);
+    const body = await purchaseBodyFor(handle.db, s, carrier);
     const key = randomUUID();
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, () => purchaseShippingLabel(handle.db, ctxOf(s, carrier), body, key)),
     );
-    expect((await sandboxAccount(s.shop.organizationId)).purchase_count).toBe(1);
+    expect((await sandboxAccount(handle.db, s.shop.organizationId)).purchase_count).toBe(1);
     const bought = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     expect(bought.length).toBeGreaterThanOrEqual(1);
     expect(bought.filter((outcome) => !outcome.replayed)).toHaveLength(1);
@@ -138,7 +103,7 @@ describe('concurrent label purchases', () => {
     // Six orders of one organization, each with its own lines: only the funds are shared.
     const orders = [first];
     for (let index = 1; index < 6; index += 1) orders.push(await first.another());
-    const bodies = await Promise.all(orders.map((order) => bodyFor(order, carrier)));
+    const bodies = await Promise.all(orders.map((order) => purchaseBodyFor(handle.db, order, carrier)));
     const results = await Promise.allSettled(
       bodies.map((body, index) =>
         purchaseShippingLabel(handle.db, ctxOf(orders[index]!, carrier), body, randomUUID()),
@@ -147,7 +112,7 @@ describe('concurrent label purchases', () => {
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(2);
     // Never a carrier refusal for funds: the claim refused every purchase the balance could not cover.
     expect(codesOf(results)).toEqual(Array(4).fill('INSUFFICIENT_POSTAGE_FUNDS'));
-    expect(await sandboxAccount(first.shop.organizationId)).toEqual({
+    expect(await sandboxAccount(handle.db, first.shop.organizationId)).toEqual({
       balance_in_cents: 1500 - 2 * 680,
       purchase_count: 2,
     });
@@ -163,7 +128,7 @@ describe('a purchase that settles while another is being checked', () => {
   async function race(outcome: 'OK' | 'REJECTED') {
     const s = await createLabelShop(handle.db, clock);
     const real = sandbox(10_000);
-    const body = await bodyFor(s, real);
+    const body = await purchaseBodyFor(handle.db, s, real);
     let release!: () => void;
     const released = new Promise<void>((resolve) => {
       release = resolve;

@@ -15,15 +15,17 @@ import { updateOrderStatus } from '../orders/update-order-status.ts';
 import { retryLabelDocuments } from './label-documents.ts';
 import { getLabelPurchase, listLabelPurchases } from './label-purchase-read.ts';
 import { purchaseShippingLabel } from './purchase-shipping-label.ts';
-import { quoteShippingLabel } from './quote-shipping-label.ts';
 import { reconcileLabelPurchase } from './reconcile-label-purchase.ts';
-import {
-  labelPurchaseListQuerySchema,
-  purchaseShippingLabelInputSchema,
-  shippingLabelQuoteInputSchema,
-} from './schemas.ts';
+import { labelPurchaseListQuerySchema } from './schemas.ts';
 import type { LabelPurchaseContext } from './settle-label-purchase.ts';
-import { createLabelShop, type Shop } from './test-support.ts';
+import {
+  allLines,
+  createLabelShop,
+  purchaseBodyFor,
+  rejection,
+  type Shop,
+  sandboxAccount,
+} from './test-support.ts';
 
 let handle: DatabaseHandle;
 let carrier: CarrierProvider;
@@ -62,32 +64,10 @@ const ctxOf = (s: Shop, provider = carrier): LabelPurchaseContext => ({
   carrierTimeoutMs: TIMEOUT_MS,
 });
 const newKey = () => `label-${randomUUID()}`;
-const allLines = (s: Shop) => [
-  { lineId: s.variantLineId, quantity: 3 },
-  { lineId: s.itemLineId, quantity: 2 },
-];
-const selection = (s: Shop, changes: Record<string, unknown> = {}) => ({
-  orderId: s.orderId,
-  lines: allLines(s),
-  package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
-  carrier: 'sandbox',
-  service: 'GROUND',
-  ...changes,
-});
 
-/** The purchase body as a client sends it: the selection and the fingerprint its quote answered. */
-async function bodyFor(s: Shop, changes: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  const quote = await quoteShippingLabel(
-    handle.db,
-    { organizationId: s.shop.organizationId, carrier },
-    shippingLabelQuoteInputSchema.parse(selection(s, changes)),
-  );
-  return purchaseShippingLabelInputSchema.parse({
-    ...selection(s, changes),
-    selectionQuoteFingerprint: quote.selectionQuoteFingerprint ?? 'sqf1_none',
-    ...extra,
-  });
-}
+/** The purchase body as a client sends it, quoted with this file's carrier. */
+const bodyFor = (s: Shop, changes: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+  purchaseBodyFor(handle.db, s, carrier, changes, extra);
 
 const buy = async (s: Shop, key = newKey(), provider = carrier) =>
   purchaseShippingLabel(handle.db, ctxOf(s, provider), await bodyFor(s), key);
@@ -95,14 +75,6 @@ const buy = async (s: Shop, key = newKey(), provider = carrier) =>
 const control = (s: Shop) => ({ ...s.shop.ctx(), currency: 'USD', startingBalanceInCents: 10_000 });
 const behave = (s: Shop, behaviours: Record<string, string>) =>
   updateSandboxCarrier(handle.db, control(s), { behaviours } as never);
-
-async function sandboxAccount(s: Shop) {
-  return handle.db
-    .selectFrom('sandbox_carrier_accounts')
-    .select(['balance_in_cents', 'purchase_count'])
-    .where('organization_id', '=', s.shop.organizationId)
-    .executeTakeFirstOrThrow();
-}
 
 async function counters(s: Shop) {
   const rows = await handle.db
@@ -127,15 +99,6 @@ async function auditActions(s: Shop) {
 
 const purchaseRow = (id: string) =>
   handle.db.selectFrom('label_purchases').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-
-async function rejection(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { code: string; details: Record<string, unknown> };
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
   it('OK: PURCHASED, a READY NATIVE_LABEL fulfillment with NATIVE ACTIVE postage and its label stored', async () => {
@@ -172,7 +135,10 @@ describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
     expect(body.fulfillment.lines.map((line) => line.quantity)).toEqual([3, 2]);
     // The fulfillment took over the claim's allocation; nothing shipped or consumed.
     expect(await counters(s)).toEqual({ [s.variantLineId]: 3, [s.itemLineId]: 2 });
-    expect(await sandboxAccount(s)).toEqual({ balance_in_cents: 10_000 - 680, purchase_count: 1 });
+    expect(await sandboxAccount(handle.db, s.shop.organizationId)).toEqual({
+      balance_in_cents: 10_000 - 680,
+      purchase_count: 1,
+    });
     const artifact = await handle.db
       .selectFrom('label_artifacts')
       .select(['content_type', 'byte_size'])
@@ -212,7 +178,7 @@ describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
     expect(again.replayed).toBe(true);
     expect(again.body.purchase.id).toBe(first.body.purchase.id);
     expect(again.body.fulfillment.id).toBe(first.body.fulfillment.id);
-    expect((await sandboxAccount(s)).purchase_count).toBe(1);
+    expect((await sandboxAccount(handle.db, s.shop.organizationId)).purchase_count).toBe(1);
     const reused = await rejection(
       purchaseShippingLabel(handle.db, ctxOf(s), await bodyFor(s, {}, { reason: 'other' }), key),
     );
@@ -250,7 +216,10 @@ describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
       failure: 'NOT_SENT',
     });
     expect(Object.values(await counters(s))).toEqual([0, 0]);
-    expect(await sandboxAccount(s)).toMatchObject({ balance_in_cents: 10_000, purchase_count: 0 });
+    expect(await sandboxAccount(handle.db, s.shop.organizationId)).toMatchObject({
+      balance_in_cents: 10_000,
+      purchase_count: 0,
+    });
   });
 
   it('UNCERTAIN (committed): 503 with the reconciliation; key, lines and claim kept; a reconcile settles it PURCHASED and the key replays', async () => {
@@ -268,7 +237,7 @@ describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
     // The same key answers from the purchase's state: no second carrier call.
     const same = await rejection(buy(s, key));
     expect(same).toMatchObject({ code: 'LABEL_PURCHASE_UNCERTAIN', details: { purchaseId } });
-    expect((await sandboxAccount(s)).purchase_count).toBe(1);
+    expect((await sandboxAccount(handle.db, s.shop.organizationId)).purchase_count).toBe(1);
     // Another key for the held lines.
     expect(await rejection(buy(s))).toMatchObject({
       code: 'LABEL_PURCHASE_UNSETTLED',
@@ -286,7 +255,7 @@ describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
     });
     const replay = await buy(s, key);
     expect(replay).toMatchObject({ replayed: true, body: { purchase: { id: purchaseId } } });
-    expect((await sandboxAccount(s)).purchase_count).toBe(1);
+    expect((await sandboxAccount(handle.db, s.shop.organizationId)).purchase_count).toBe(1);
     expect(
       await rejection(reconcileLabelPurchase(handle.db, ctxOf(s), { orderId: s.orderId, purchaseId })),
     ).toMatchObject({ code: 'RECONCILE_NOT_ALLOWED', details: { reconciliation: { status: 'RESOLVED' } } });

@@ -1,10 +1,18 @@
-import type { Clock } from '@commerce/core';
+import type { AppError, Clock, ErrorCode } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { createBoxPreset } from '../box-presets/create-box-preset.ts';
 import { createBoxPresetInputSchema } from '../box-presets/schemas.ts';
+import type { CarrierProvider } from '../carrier/carrier-provider.ts';
 import { createLegacyOrder } from '../orders/create-legacy-order.ts';
 import { createOrderTenant, type OrderTenant } from '../orders/test-support.ts';
+import { quoteShippingLabel } from './quote-shipping-label.ts';
+import {
+  type PurchaseShippingLabelInput,
+  purchaseShippingLabelInputSchema,
+  type ShippingLabelQuote,
+  shippingLabelQuoteInputSchema,
+} from './schemas.ts';
 
 /** Test fixtures of the label work: a shop with ship-from, an order with a ship-to, and its proven-fit preset. */
 
@@ -128,4 +136,84 @@ async function placeLabelOrder(
     .where('id', '=', recordId)
     .execute();
   return { recordId, orderId: order.id };
+}
+
+/** Both lines of the order with all their units: the variant line's 3 and the item line's 2. */
+export function allLines(s: Shop): { lineId: string; quantity: number }[] {
+  return [
+    { lineId: s.variantLineId, quantity: 3 },
+    { lineId: s.itemLineId, quantity: 2 },
+  ];
+}
+
+/** The whole order's selection, unparsed: Tower preset at 1400 g, sandbox GROUND; `changes` over it. */
+export function labelSelection(s: Shop, changes: Record<string, unknown> = {}) {
+  return Object.assign(
+    {
+      orderId: s.orderId,
+      lines: allLines(s),
+      package: { boxPresetId: s.towerId, loadedWeightGrams: 1400 },
+      carrier: 'sandbox',
+      service: 'GROUND',
+    },
+    changes,
+  );
+}
+
+/**
+ * The purchase body as a client sends it: `labelSelection(s, changes)`, the
+ * fingerprint its quote answered (`sqf1_none` when it answered none) and
+ * `extra`, given as fields or made from the quote.
+ */
+export async function purchaseBodyFor(
+  db: Kysely<Database>,
+  s: Shop,
+  carrier: CarrierProvider,
+  changes: Record<string, unknown> = {},
+  extra: Record<string, unknown> | ((quote: ShippingLabelQuote) => Record<string, unknown>) = {},
+): Promise<PurchaseShippingLabelInput> {
+  const selection = labelSelection(s, changes);
+  const quote = await quoteShippingLabel(
+    db,
+    { organizationId: s.shop.organizationId, carrier },
+    shippingLabelQuoteInputSchema.parse(selection),
+  );
+  return purchaseShippingLabelInputSchema.parse({
+    ...selection,
+    selectionQuoteFingerprint: quote.selectionQuoteFingerprint ?? 'sqf1_none',
+    ...(typeof extra === 'function' ? extra(quote) : extra),
+  });
+}
+
+/** The organization's sandbox carrier account: its balance and how many labels it sold. */
+export function sandboxAccount(db: Kysely<Database>, organizationId: string) {
+  return db
+    .selectFrom('sandbox_carrier_accounts')
+    .select(['balance_in_cents', 'purchase_count'])
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The error codes of the rejected calls of a `Promise.allSettled`, in order. */
+export function codesOf(results: PromiseSettledResult<unknown>[]): ErrorCode[] {
+  return results.flatMap((result) =>
+    result.status === 'rejected' ? [(result.reason as AppError).code] : [],
+  );
+}
+
+/** How many calls of a `Promise.allSettled` succeeded. */
+export function winsOf(results: PromiseSettledResult<unknown>[]): number {
+  return results.filter((result) => result.status === 'fulfilled').length;
+}
+
+/** The error a call was refused with; fails the test when the call succeeded. */
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<AppError & { details: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as AppError & { details: Record<string, unknown> };
+  }
+  throw new Error('expected a rejection');
 }
