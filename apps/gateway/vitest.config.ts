@@ -1,3 +1,8 @@
-import { baseConfig } from '@commerce/vitest-config';
+import { testConfig } from '@commerce/vitest-config';
 
-export default baseConfig;
+// `vi.mock` of @commerce/admin and of the docs renderer; the server's Request and Response as globals.
+export default testConfig([
+  'src/cors.lookup.http.test.ts',
+  'src/docs.test.ts',
+  'src/response-fast-path.http.test.ts',
+]);

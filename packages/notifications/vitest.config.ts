@@ -1,3 +1,4 @@
-import { baseConfig } from '@commerce/vitest-config';
+import { testConfig } from '@commerce/vitest-config';
 
-export default baseConfig;
+// `vi.mock` of node:net.
+export default testConfig(['src/smtp-transport.test.ts']);
