@@ -1,3 +1,4 @@
+import { SHIP_TO } from '@commerce/orders/testing';
 import { createItem } from './catalog-fixture.ts';
 import { expectJson, type Harness } from './harness.ts';
 import type { RoleFixture } from './roles.ts';
@@ -59,15 +60,6 @@ export async function placeGuestOrder<T extends { id: string }>(
   );
   return Object.assign(order, { orderStatusToken: created.orderStatusToken });
 }
-
-/** Ada's ship-to in the label and fulfillment tests. */
-export const SHIP_TO = {
-  name: 'Ada Lovelace',
-  line1: '2 Main St',
-  city: 'Shelbyville',
-  postalCode: '54321',
-  country: 'US',
-};
 
 /** Sets the order's ship-to through the shipping-address route; the order it answers (200, else the failure). */
 export async function setShipTo<T>(
