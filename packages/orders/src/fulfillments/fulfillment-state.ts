@@ -3,6 +3,7 @@ import {
   type Database,
   type Fulfillment,
   type FulfillmentLine,
+  type FulfillmentOrigin,
   type FulfillmentPostage,
   type FulfillmentRecordStatus,
   type FulfillmentsTable,
@@ -76,7 +77,7 @@ export interface NewFulfillment {
   salesRecordId: string;
   orderId: string | null;
   status: FulfillmentRecordStatus;
-  origin: Insertable<FulfillmentsTable>['origin'];
+  origin: FulfillmentOrigin;
   createdBy: string | null;
   at: Date;
 }
@@ -86,7 +87,7 @@ export function newFulfillmentOf(
   ctx: FulfillmentContext,
   target: LockedRecord,
   status: FulfillmentRecordStatus,
-  origin: NewFulfillment['origin'],
+  origin: FulfillmentOrigin,
 ): NewFulfillment {
   return {
     organizationId: ctx.organizationId,
