@@ -1,3 +1,3 @@
-import { baseConfig } from '@commerce/vitest-config';
+import { testConfig } from '@commerce/vitest-config';
 
-export default baseConfig;
+export default testConfig();

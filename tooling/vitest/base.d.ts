@@ -1,3 +1,2 @@
 /** A package's test settings; `isolated` files run each in its own module graph. */
 export function testConfig(isolated?: string[]): import('vitest/config').UserConfig;
-export const baseConfig: import('vitest/config').UserConfig;

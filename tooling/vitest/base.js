@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -24,6 +26,7 @@ const test = {
  * another file, and run each in its own graph, as vitest does by default.
  */
 export function testConfig(isolated = []) {
+  assertIsolated(process.cwd(), isolated);
   if (isolated.length === 0) return defineConfig({ test: { ...test, isolate: false } });
   return defineConfig({
     test: {
@@ -43,4 +46,31 @@ export function testConfig(isolated = []) {
   });
 }
 
-export const baseConfig = testConfig();
+/** What a shared module graph must not see: a module mocked, a global stubbed. */
+const REPLACES = /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/;
+
+/** Fails the run when a test file that replaces a module or a global is not in `isolated`. */
+function assertIsolated(root, isolated) {
+  const offenders = [];
+  const visit = (dir) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else if (entry.name.endsWith('.test.ts')) {
+        const file = relative(root, path);
+        if (!isolated.includes(file) && REPLACES.test(readFileSync(path, 'utf8'))) offenders.push(file);
+      }
+    }
+  };
+  for (const top of ['src', 'test']) visit(join(root, top));
+  if (offenders.length > 0)
+    throw new Error(
+      `${offenders.join(', ')} replace a module or a global: name them in testConfig([...]) of vitest.config.ts`,
+    );
+}
