@@ -762,6 +762,8 @@ export interface BookingHoldsTable {
   key_hash: string;
   /** SHA-256 of the client address, for the active-holds limit. */
   client_key: string;
+  /** Made by a signed-in customer whose verified email is `customer_email` (the per-email limit). */
+  email_proven: Generated<boolean>;
   snapshot: Json<Record<string, unknown>>;
   expires_at: Timestamp;
   created_at: Timestamp;
@@ -814,6 +816,10 @@ export interface BookingsTable {
   agreements: JsonWithDefault<Record<string, unknown>[]>;
   history: JsonWithDefault<Record<string, unknown>[]>;
   group_id: string | null;
+  /** The client key of the hold it was converted from: unpaid, it counts against that client's holds. */
+  client_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The hold's `email_proven`: unpaid, it counts against that email's holds of the same kind. */
+  email_proven: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1955,6 +1961,7 @@ export const SCHEMA_COLUMNS = {
     'customer_id',
     'key_hash',
     'client_key',
+    'email_proven',
     'snapshot',
     'expires_at',
     'created_at',
@@ -2009,6 +2016,8 @@ export const SCHEMA_COLUMNS = {
     'agreements',
     'history',
     'group_id',
+    'client_key',
+    'email_proven',
     'created_at',
     'updated_at',
   ],
