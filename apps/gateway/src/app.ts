@@ -143,7 +143,11 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       (async (trx, event) => {
         const settled = await settlePaymentEvent(trx, event, {
           at: deps.clock.now(),
-          email: { emailFrom: deps.config.email.from, linkBase: deps.config.hostedCheckoutUrl },
+          email: {
+            emailFrom: deps.config.email.from,
+            linkBase: deps.config.hostedCheckoutUrl,
+            bookingEmailsPerRecipientPerHour: deps.config.email.bookingEmailsPerRecipientPerHour,
+          },
           // Bookings depend on orders: a booking checkout's event is handed back to the bookings area.
           settleBookingPayment,
         });

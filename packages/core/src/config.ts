@@ -91,6 +91,8 @@ const configSchema = z
     RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL: positiveInt(10),
     RATE_LIMIT_SIGN_IN_VERIFY_PER_CLIENT: positiveInt(30),
     RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: positiveInt(900),
+    // Booking emails a client's or the system's actions send one recipient of a store per hour.
+    BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10),
     TAX_PROVIDER: z.enum(['none', 'sandbox']).default('none'),
     DISTANCE_PROVIDER: z.enum(['sandbox', 'google']).default('sandbox'),
     DISTANCE_API_KEY: optionalString,
@@ -259,7 +261,12 @@ export interface Config {
   adminAppOrigin: string | undefined;
   merchantJwt: { secret: string | undefined; jwksUrl: string | undefined; issuer: string; audience: string };
   platformAdminToken: string | undefined;
-  email: { smtpUrl: string | undefined; from: string };
+  email: {
+    smtpUrl: string | undefined;
+    from: string;
+    /** BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR: booking emails to one recipient of a store per hour (clients and the system). */
+    bookingEmailsPerRecipientPerHour: number;
+  };
   payments: {
     provider: 'sandbox' | 'stripe';
     webhookSecret: string;
@@ -360,7 +367,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       audience: raw.MERCHANT_JWT_AUDIENCE,
     },
     platformAdminToken: raw.PLATFORM_ADMIN_TOKEN,
-    email: { smtpUrl: raw.SMTP_URL, from: raw.EMAIL_FROM },
+    email: {
+      smtpUrl: raw.SMTP_URL,
+      from: raw.EMAIL_FROM,
+      bookingEmailsPerRecipientPerHour: raw.BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR,
+    },
     payments: {
       provider: raw.PAYMENT_PROVIDER,
       webhookSecret: raw.PAYMENT_WEBHOOK_SECRET,

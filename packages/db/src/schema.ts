@@ -866,6 +866,21 @@ export interface BookingManagementTokensTable {
 }
 
 /**
+ * Booking emails to one recipient in one tenant within the current hour's window, and those held
+ * back beyond the cap (BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR). `recipient_key` is the SHA-256 of
+ * the lower-cased address.
+ */
+export interface BookingEmailLimitsTable {
+  organization_id: string;
+  recipient_key: string;
+  window_started_at: Timestamp;
+  sent_in_window: number;
+  held_in_window: Generated<number>;
+  held_total: Generated<number>;
+  last_held_at: Timestamp | null;
+}
+
+/**
  * Units of a resource over `during` (a '[)' tstzrange, buffers included), live
  * until released or expired. `start_minute` and `end_minute` are set by the
  * capacity trigger; insert any value.
@@ -1213,6 +1228,7 @@ export interface Database {
   booking_allocations: BookingAllocationsTable;
   booking_change_requests: BookingChangeRequestsTable;
   booking_management_tokens: BookingManagementTokensTable;
+  booking_email_limits: BookingEmailLimitsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -2055,6 +2071,15 @@ export const SCHEMA_COLUMNS = {
     'consumed_at',
     'consumed_action',
     'created_at',
+  ],
+  booking_email_limits: [
+    'organization_id',
+    'recipient_key',
+    'window_started_at',
+    'sent_in_window',
+    'held_in_window',
+    'held_total',
+    'last_held_at',
   ],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T] & string)[] };
 

@@ -1218,3 +1218,33 @@ describe(`the per-email limit cannot lock the email's owner out (${testDatabaseK
     ).toBe('RATE_LIMIT_EXCEEDED');
   });
 });
+
+describe(`booking emails to one address are capped (${testDatabaseKind})`, () => {
+  it('11 booking requests in one email within the hour: 10 customer emails, the 11th held back and counted', async () => {
+    const { organizationId, serviceId } = await shop('mail-cap-requests', {
+      capacity: 100,
+      checkout: { approvalMode: 'MANUAL', paymentMode: 'PAY_NOW' },
+    });
+    for (let index = 0; index < 11; index += 1) {
+      const when = at(index);
+      const held = await hold(organizationId, serviceId, {
+        at: when,
+        client: `192.0.2.${150 + index}`,
+        email: 'victim@example.com',
+      });
+      const { conversion } = await convert(organizationId, held, { at: when });
+      expect(conversion.bookingStatus).toBe('REQUESTED');
+    }
+    const emails = await bookingEmails(organizationId);
+    expect(emails.filter((email) => email.to === 'victim@example.com')).toHaveLength(10);
+    // The merchant's own notices are not the customer's cap.
+    expect(emails.filter((email) => email.event === 'NEW_REQUEST')).toHaveLength(11);
+    const counted = await db
+      .selectFrom('booking_email_limits')
+      .select(['sent_in_window', 'held_total'])
+      .where('organization_id', '=', organizationId)
+      .where('recipient_key', '=', hashToken('victim@example.com'))
+      .executeTakeFirstOrThrow();
+    expect(counted).toEqual({ sent_in_window: 10, held_total: 1 });
+  });
+});
