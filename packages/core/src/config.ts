@@ -86,6 +86,8 @@ const configSchema = z
         message: 'must be memory, postgres or a redis:// URL',
       }),
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: positiveInt(600),
+    // Availability search units (days searched times resources searched) per client and minute.
+    RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE: positiveInt(10_000),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL: positiveInt(5),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT: positiveInt(30),
     RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL: positiveInt(10),
@@ -276,6 +278,8 @@ export interface Config {
   rateLimit: {
     store: string;
     publicReadsPerMinute: number;
+    /** RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE: search units (days times resources) per client and minute. */
+    availabilitySearchUnitsPerMinute: number;
     /** Customer sign-in (CONTRACT.md section 7): counts per tenant and email, and per tenant and client, per window. */
     signIn: {
       requestsPerEmail: number;
@@ -387,6 +391,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: {
       store: raw.RATE_LIMIT_STORE,
       publicReadsPerMinute: raw.RATE_LIMIT_PUBLIC_READS_PER_MINUTE,
+      availabilitySearchUnitsPerMinute: raw.RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE,
       signIn: {
         requestsPerEmail: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL,
         requestsPerClient: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT,
