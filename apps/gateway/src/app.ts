@@ -309,7 +309,8 @@ function mountSearchCompression(app: Hono<GatewayEnv>): void {
   const compressLarge = compress({ threshold: COMPRESSION_THRESHOLD_BYTES });
   app.use('/api/v1/public/booking-availability/search', compressLarge);
   app.use('/trpc/*', (c, next) => {
-    const procedures = decodeURIComponent(c.req.path.slice('/trpc/'.length)).split(',');
+    // The path as sent (not decoded: a malformed escape is the input guard's to refuse).
+    const procedures = new URL(c.req.url).pathname.slice('/trpc/'.length).split(',');
     return procedures.every((procedure) => procedure === SEARCH_PROCEDURE) ? compressLarge(c, next) : next();
   });
 }
