@@ -13,6 +13,7 @@ import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import type { Logger } from 'pino';
 import { createClientIp } from './client-ip.ts';
 import { mountCors } from './cors.ts';
@@ -96,6 +97,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   });
 
   mountCors(app, deps);
+  mountSearchCompression(app);
 
   const tooLarge = () =>
     new AppError('PAYLOAD_TOO_LARGE', `The request body is larger than ${deps.config.maxBodyBytes} bytes`);
@@ -143,7 +145,11 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       (async (trx, event) => {
         const settled = await settlePaymentEvent(trx, event, {
           at: deps.clock.now(),
-          email: { emailFrom: deps.config.email.from, linkBase: deps.config.hostedCheckoutUrl },
+          email: {
+            emailFrom: deps.config.email.from,
+            linkBase: deps.config.hostedCheckoutUrl,
+            bookingEmailsPerRecipientPerHour: deps.config.email.bookingEmailsPerRecipientPerHour,
+          },
           // Bookings depend on orders: a booking checkout's event is handed back to the bookings area.
           settleBookingPayment,
         });
@@ -285,4 +291,26 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   app.notFound((c) => renderError(c, AppError.notFound('Route not found')));
   app.onError((error, c) => renderError(c, error));
   return app;
+}
+
+/** An availability search procedure, as a `/trpc` path names it. */
+const SEARCH_PROCEDURE = 'public.bookingAvailability.search';
+/** Answers below this many bytes go as they are: compressing them saves little. */
+export const COMPRESSION_THRESHOLD_BYTES = 8 * 1024;
+
+/**
+ * Availability searches answer up to megabytes of repetitive JSON: with `Accept-Encoding`, an
+ * answer of 8 KiB or more is compressed (gzip, else deflate). Only the search is: its answer
+ * carries no secret, so compression cannot leak one next to input an attacker chose (a `/trpc`
+ * call is compressed only when every procedure of its batch is a search). Registered before the
+ * routes, so it wraps their answers.
+ */
+function mountSearchCompression(app: Hono<GatewayEnv>): void {
+  const compressLarge = compress({ threshold: COMPRESSION_THRESHOLD_BYTES });
+  app.use('/api/v1/public/booking-availability/search', compressLarge);
+  app.use('/trpc/*', (c, next) => {
+    // The path as sent (not decoded: a malformed escape is the input guard's to refuse).
+    const procedures = new URL(c.req.url).pathname.slice('/trpc/'.length).split(',');
+    return procedures.every((procedure) => procedure === SEARCH_PROCEDURE) ? compressLarge(c, next) : next();
+  });
 }

@@ -120,7 +120,11 @@ export async function startGateway(
     ? startBookingSweeps({
         db: database.db,
         clock,
-        email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+        email: {
+          emailFrom: config.email.from,
+          linkBase: config.hostedCheckoutUrl,
+          bookingEmailsPerRecipientPerHour: config.email.bookingEmailsPerRecipientPerHour,
+        },
         holdIntervalMs: config.bookings.sweepIntervalMs,
         logger: logger.child({ component: 'booking-sweeps' }),
       })

@@ -65,16 +65,61 @@ describe('sign-in by link, keyboard, limits and stores', () => {
     const link = linkOf(mail.text, '/account/verify?token=');
     expect(link.startsWith(`${hosted.origin}/hosted/acme/account/verify?token=l1_`)).toBe(true);
 
-    // The same link at a base without {orgSlug}: the token names the store.
+    // The same link at a base without {orgSlug}: the token names the store. It signs in on the click.
     await page.goto(link.replace('/hosted/acme', ''));
+    await page.getByRole('button', { name: 'Continue to sign in' }).click();
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
     expect(page.url()).toBe(`${hosted.origin}/hosted/acme/account`);
     expect(await page.getByText('link@example.com').count()).toBeGreaterThan(0);
 
     // A link works once.
     await page.goto(link);
+    await page.getByRole('button', { name: 'Continue to sign in' }).click();
     await page.getByRole('heading', { name: 'This sign-in link does not work' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('spends the link only on the click: opening it (an attacker’s link, a mail scanner) signs nobody in', async () => {
+    // The victim is signed in to the store; the attacker mails them a link of the attacker's own.
+    const victim = await hosted.newPage({ width: 390 });
+    await signIn(hosted, victim.page, 'acme', 'victim@example.com');
+    const victimSession = (await victim.context.cookies()).find((cookie) => cookie.name === '__Host-session');
+    const sent = new Date();
+    const requested = await hosted.api('/public/customer/auth/request-link', {
+      method: 'POST',
+      slug: 'acme',
+      body: JSON.stringify({ email: 'attacker@example.com' }),
+    });
+    expect(requested.status).toBe(200);
+    const mail = await hosted.mail('attacker@example.com', sent, /account\/verify\?token=/);
+    const link = linkOf(mail.text, '/account/verify?token=');
+
+    // Opening the link (and waiting) changes nothing: the page asks first.
+    await victim.page.goto(link);
+    await victim.page.getByRole('heading', { name: 'Finish signing in' }).waitFor();
+    await victim.page.getByRole('button', { name: 'Continue to sign in' }).waitFor();
+    await victim.page.waitForTimeout(500);
+    expect(await seriousViolations(victim.page)).toEqual([]);
+    await screenshot(victim.page, 'verify-link-phone');
+    expect((await victim.context.cookies()).find((cookie) => cookie.name === '__Host-session')).toEqual(
+      victimSession,
+    );
+    await victim.page.goto('/hosted/acme/account');
+    await victim.page.getByRole('heading', { name: 'Your account' }).waitFor();
+    expect(await victim.page.getByText('victim@example.com').count()).toBeGreaterThan(0);
+
+    // A scanner that loaded the link did not use it up: its owner's click still signs in.
+    const owner = await hosted.newPage({ width: 1280 });
+    await owner.page.goto(link);
+    await owner.page.getByRole('button', { name: 'Continue to sign in' }).waitFor();
+    await screenshot(owner.page, 'verify-link-desktop');
+    expect(
+      (await owner.context.cookies()).find((cookie) => cookie.name === '__Host-session'),
+    ).toBeUndefined();
+    await owner.page.getByRole('button', { name: 'Continue to sign in' }).click();
+    await owner.page.getByRole('heading', { name: 'Your account' }).waitFor();
+    expect(await owner.page.getByText('attacker@example.com').count()).toBeGreaterThan(0);
+    expect((await owner.context.cookies()).find((cookie) => cookie.name === '__Host-session')).toBeDefined();
   });
 
   it('sends a signed-out visitor of an account page to sign-in and back to that page', async () => {

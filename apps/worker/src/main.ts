@@ -75,7 +75,11 @@ try {
   bookingSweeps = startBookingSweeps({
     db: database.db,
     clock: systemClock,
-    email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+    email: {
+      emailFrom: config.email.from,
+      linkBase: config.hostedCheckoutUrl,
+      bookingEmailsPerRecipientPerHour: config.email.bookingEmailsPerRecipientPerHour,
+    },
     holdIntervalMs: config.bookings.sweepIntervalMs,
     logger: logger.child({ component: 'booking-sweeps' }),
   });

@@ -14,6 +14,7 @@ export type RateLimitName =
   | 'public-stock-notification'
   | 'public-checkout'
   | 'public-link-token'
+  | 'public-availability-search'
   | 'email-send-test';
 
 export type ApiMeta = OpenApiMeta<{

@@ -84,6 +84,13 @@ const rateLimitRules = (ctx: ApiContext) =>
     'public-checkout': { name: 'public-checkout', points: 300, durationSeconds: 600 },
     // A hosted page asks once per opened link which store it belongs to; more is someone guessing tokens.
     'public-link-token': { name: 'public-link-token', points: 60, durationSeconds: 600 },
+    // Availability searches cost by their size (days times resources), not one point each: see
+    // `consumeRateLimitCost` and docs/decisions.md.
+    'public-availability-search': {
+      name: 'public-availability-search',
+      points: ctx.config.rateLimit.availabilitySearchUnitsPerMinute,
+      durationSeconds: 60,
+    },
     // Each test email reaches a real inbox through the provider: a handful per ten minutes is plenty.
     'email-send-test': { name: 'email-send-test', points: 10, durationSeconds: 600 },
   }) satisfies Record<RateLimitName, unknown>;
@@ -94,15 +101,28 @@ const rulesByConfig = new WeakMap<ApiContext['config'], ReturnType<typeof rateLi
 /** Applies the rule a procedure names in its meta, keyed per tenant and client. */
 async function consumeRateLimit(ctx: ApiContext, meta: ApiMeta | undefined): Promise<void> {
   if (!meta?.rateLimit) return;
+  await consumeRateLimitCost(ctx, meta.rateLimit, 1);
+}
+
+/**
+ * Consumes `points` of a named rule, keyed per tenant and client as every public limit: a
+ * procedure whose work varies with its input (an availability search) pays its cost. Each call
+ * of a `/trpc` batch runs its procedure, so a batch pays the sum of its calls.
+ */
+export async function consumeRateLimitCost(
+  ctx: ApiContext,
+  name: RateLimitName,
+  points: number,
+): Promise<void> {
   let rules = rulesByConfig.get(ctx.config);
   if (!rules) {
     rules = rateLimitRules(ctx);
     rulesByConfig.set(ctx.config, rules);
   }
-  const rule = rules[meta.rateLimit];
   await ctx.services.rateLimiter.consume(
-    rule,
+    rules[name],
     rateLimitKey([ctx.observed.tenant?.organizationId ?? '-', ctx.request.clientIp]),
+    points,
   );
 }
 

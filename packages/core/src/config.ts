@@ -86,11 +86,15 @@ const configSchema = z
         message: 'must be memory, postgres or a redis:// URL',
       }),
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: positiveInt(600),
+    // Availability search units (days searched times resources searched) per client and minute.
+    RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE: positiveInt(10_000),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL: positiveInt(5),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT: positiveInt(30),
     RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL: positiveInt(10),
     RATE_LIMIT_SIGN_IN_VERIFY_PER_CLIENT: positiveInt(30),
     RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: positiveInt(900),
+    // Booking emails a client's or the system's actions send one recipient of a store per hour.
+    BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10),
     TAX_PROVIDER: z.enum(['none', 'sandbox']).default('none'),
     DISTANCE_PROVIDER: z.enum(['sandbox', 'google']).default('sandbox'),
     DISTANCE_API_KEY: optionalString,
@@ -259,7 +263,12 @@ export interface Config {
   adminAppOrigin: string | undefined;
   merchantJwt: { secret: string | undefined; jwksUrl: string | undefined; issuer: string; audience: string };
   platformAdminToken: string | undefined;
-  email: { smtpUrl: string | undefined; from: string };
+  email: {
+    smtpUrl: string | undefined;
+    from: string;
+    /** BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR: booking emails to one recipient of a store per hour (clients and the system). */
+    bookingEmailsPerRecipientPerHour: number;
+  };
   payments: {
     provider: 'sandbox' | 'stripe';
     webhookSecret: string;
@@ -269,6 +278,8 @@ export interface Config {
   rateLimit: {
     store: string;
     publicReadsPerMinute: number;
+    /** RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE: search units (days times resources) per client and minute. */
+    availabilitySearchUnitsPerMinute: number;
     /** Customer sign-in (CONTRACT.md section 7): counts per tenant and email, and per tenant and client, per window. */
     signIn: {
       requestsPerEmail: number;
@@ -360,7 +371,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       audience: raw.MERCHANT_JWT_AUDIENCE,
     },
     platformAdminToken: raw.PLATFORM_ADMIN_TOKEN,
-    email: { smtpUrl: raw.SMTP_URL, from: raw.EMAIL_FROM },
+    email: {
+      smtpUrl: raw.SMTP_URL,
+      from: raw.EMAIL_FROM,
+      bookingEmailsPerRecipientPerHour: raw.BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR,
+    },
     payments: {
       provider: raw.PAYMENT_PROVIDER,
       webhookSecret: raw.PAYMENT_WEBHOOK_SECRET,
@@ -376,6 +391,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: {
       store: raw.RATE_LIMIT_STORE,
       publicReadsPerMinute: raw.RATE_LIMIT_PUBLIC_READS_PER_MINUTE,
+      availabilitySearchUnitsPerMinute: raw.RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE,
       signIn: {
         requestsPerEmail: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL,
         requestsPerClient: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT,

@@ -762,6 +762,8 @@ export interface BookingHoldsTable {
   key_hash: string;
   /** SHA-256 of the client address, for the active-holds limit. */
   client_key: string;
+  /** Made by a signed-in customer whose verified email is `customer_email` (the per-email limit). */
+  email_proven: Generated<boolean>;
   snapshot: Json<Record<string, unknown>>;
   expires_at: Timestamp;
   created_at: Timestamp;
@@ -814,6 +816,10 @@ export interface BookingsTable {
   agreements: JsonWithDefault<Record<string, unknown>[]>;
   history: JsonWithDefault<Record<string, unknown>[]>;
   group_id: string | null;
+  /** The client key of the hold it was converted from: unpaid, it counts against that client's holds. */
+  client_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The hold's `email_proven`: unpaid, it counts against that email's holds of the same kind. */
+  email_proven: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -857,6 +863,21 @@ export interface BookingManagementTokensTable {
   consumed_at: Timestamp | null;
   consumed_action: Json<Record<string, unknown>> | null;
   created_at: Timestamp;
+}
+
+/**
+ * Booking emails to one recipient in one tenant within the current hour's window, and those held
+ * back beyond the cap (BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR). `recipient_key` is the SHA-256 of
+ * the lower-cased address.
+ */
+export interface BookingEmailLimitsTable {
+  organization_id: string;
+  recipient_key: string;
+  window_started_at: Timestamp;
+  sent_in_window: number;
+  held_in_window: Generated<number>;
+  held_total: Generated<number>;
+  last_held_at: Timestamp | null;
 }
 
 /**
@@ -1207,6 +1228,7 @@ export interface Database {
   booking_allocations: BookingAllocationsTable;
   booking_change_requests: BookingChangeRequestsTable;
   booking_management_tokens: BookingManagementTokensTable;
+  booking_email_limits: BookingEmailLimitsTable;
 }
 
 export type Organization = Selectable<OrganizationsTable>;
@@ -1955,6 +1977,7 @@ export const SCHEMA_COLUMNS = {
     'customer_id',
     'key_hash',
     'client_key',
+    'email_proven',
     'snapshot',
     'expires_at',
     'created_at',
@@ -2009,6 +2032,8 @@ export const SCHEMA_COLUMNS = {
     'agreements',
     'history',
     'group_id',
+    'client_key',
+    'email_proven',
     'created_at',
     'updated_at',
   ],
@@ -2046,6 +2071,15 @@ export const SCHEMA_COLUMNS = {
     'consumed_at',
     'consumed_action',
     'created_at',
+  ],
+  booking_email_limits: [
+    'organization_id',
+    'recipient_key',
+    'window_started_at',
+    'sent_in_window',
+    'held_in_window',
+    'held_total',
+    'last_held_at',
   ],
 } as const satisfies { [T in keyof Database]: readonly (keyof Database[T] & string)[] };
 

@@ -33,4 +33,15 @@ describe('createRateLimiter rules', () => {
       /rateLimitKey/,
     );
   });
+
+  it('consumes a cost of several points at once; a cost above the rule counts as all of it', async () => {
+    const limiter = createRateLimiter({ kind: 'memory' });
+    const budget = rule('search-units', 100);
+    await limiter.consume(budget, 'client', 60);
+    await limiter.consume(budget, 'client', 40);
+    await expect(limiter.consume(budget, 'client', 1)).rejects.toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+    // Larger than the whole budget: admitted on a fresh key (never refused for ever), then nothing more.
+    await limiter.consume(budget, 'other', 5000);
+    await expect(limiter.consume(budget, 'other')).rejects.toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+  });
 });

@@ -17,8 +17,11 @@ export interface RateLimitRule {
 }
 
 export interface RateLimiter {
-  /** Consumes one point of `rule` for `key`; throws AppError.rateLimited(retryAfterSeconds) when exhausted. */
-  consume(rule: RateLimitRule, key: string): Promise<void>;
+  /**
+   * Consumes `points` (default 1; a cost above the rule's points counts as all of them) of `rule`
+   * for `key`; throws AppError.rateLimited(retryAfterSeconds) when exhausted.
+   */
+  consume(rule: RateLimitRule, key: string, points?: number): Promise<void>;
   /** Disconnects the redis client this limiter opened; a postgres pool stays with its owner. */
   close(): Promise<void>;
 }
@@ -124,14 +127,15 @@ export function createRateLimiter(
   }
 
   return {
-    async consume(rule, key) {
+    async consume(rule, key, points = 1) {
       if (rule.name.length + 1 + key.length > MAX_STORED_KEY_LENGTH) {
         throw new Error(`Rate limit key for "${rule.name}" is too long; build it with rateLimitKey()`);
       }
       const limiters = limitersFor(rule);
+      const cost = Math.min(Math.max(1, Math.ceil(points)), rule.points);
       await firstRedisConnection;
       try {
-        await consumeOrThrowRateLimited(limiters.store, key);
+        await consumeOrThrowRateLimited(limiters.store, key, cost);
       } catch (error) {
         if (error instanceof AppError || !limiters.fallback) throw error;
         // Fail soft, not open or closed: a store outage must neither take the API down nor
@@ -139,7 +143,7 @@ export function createRateLimiter(
         // (limits then count per process). This is rate-limiter-flexible's insuranceLimiter,
         // done here so the outage reaches `onStoreError` instead of passing unseen.
         reportStoreError(error);
-        await consumeOrThrowRateLimited(limiters.fallback, key);
+        await consumeOrThrowRateLimited(limiters.fallback, key, cost);
       }
     },
 
@@ -152,9 +156,13 @@ export function createRateLimiter(
   };
 }
 
-async function consumeOrThrowRateLimited(limiter: RateLimiterAbstract, key: string): Promise<void> {
+async function consumeOrThrowRateLimited(
+  limiter: RateLimiterAbstract,
+  key: string,
+  points: number,
+): Promise<void> {
   try {
-    await limiter.consume(key);
+    await limiter.consume(key, points);
   } catch (rejection) {
     // The library rejects with its result when the points are spent, and with an Error when the store fails.
     if (rejection instanceof RateLimiterRes) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useRouteContext, useSearch } from '@tanstack/react-router';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { fieldErrors, requestSignInInputSchema, verifySignInInputSchema } from '../lib/schemas.ts';
 import { signedInStore } from '../lib/tenant.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
@@ -182,23 +182,16 @@ export function SignInPage() {
   );
 }
 
-/** `/account/verify?token=l1_…`: the emailed link signs in (once) and goes to the account. */
+/**
+ * `/account/verify?token=l1_…`: the emailed link asks for one click before it spends its token. A
+ * page load never signs in, so a link an attacker sends cannot replace the visitor's session
+ * without them choosing to continue, and a mail scanner that opens links does not use it up.
+ */
 export function VerifyLinkPage() {
   const { token } = useSearch({ from: '/account/verify' });
   const signedIn = useSignedIn();
   const verify = useVerifySignIn();
-  const started = useRef(false);
   const [failure, setFailure] = useState<ApiFailure | undefined>();
-
-  useEffect(() => {
-    // A link works once: React's development double effects must not spend it twice.
-    if (started.current || !token) return;
-    started.current = true;
-    verify.mutateAsync({ token }).then(
-      () => signedIn('/account'),
-      (error: unknown) => setFailure(readFailure(error)),
-    );
-  }, [token, verify, signedIn]);
 
   if (!token || (failure && failure.code !== 'RATE_LIMIT_EXCEEDED'))
     return (
@@ -210,8 +203,26 @@ export function VerifyLinkPage() {
       </Page>
     );
   return (
-    <Page title="Signing you in">
-      {failure ? <FailureNotice failure={failure} /> : <p role="status">One moment…</p>}
+    <Page title="Finish signing in">
+      <p>This link signs you in to this store with the email it was sent to. It works once.</p>
+      <p>If you did not ask for it, close this page: nothing happens until you continue.</p>
+      <FailureNotice failure={failure} />
+      <div className="actions">
+        <Button
+          isDisabled={verify.isPending}
+          onPress={async () => {
+            setFailure(undefined);
+            try {
+              await verify.mutateAsync({ token });
+              await signedIn('/account');
+            } catch (error) {
+              setFailure(readFailure(error));
+            }
+          }}
+        >
+          Continue to sign in
+        </Button>
+      </div>
     </Page>
   );
 }

@@ -6,6 +6,7 @@ import type { BookingClockContext } from '../context.ts';
 import type { CheckoutTerms } from '../pricing/price.ts';
 import type { DeliverySettings } from '../services/schemas.ts';
 import { serviceNotFound } from '../services/service-read.ts';
+import { formatInstant } from '../time/zone.ts';
 import type { BookingRequirement } from './assign.ts';
 import type { ClaimArrays } from './capacity.ts';
 import type { BookableService } from './rules.ts';
@@ -36,6 +37,15 @@ export interface AvailabilitySearchResult {
   serviceId: string;
   slots: ReturnType<typeof searchSlots>['slots'];
   truncated: boolean;
+  /** Only when the request set `limit`: where the next page starts (null on the last page). */
+  nextStartsAt?: string | null;
+}
+
+/** What a search costs: its days (started 24-hour periods) times the resources of the service's pools. */
+export interface AvailabilitySearchCost {
+  days: number;
+  resources: number;
+  units: number;
 }
 
 /**
@@ -180,7 +190,15 @@ function longestSpanMinutes(
 export async function searchAvailability(
   db: Kysely<Database>,
   ctx: BookingClockContext,
-  input: { request: AvailabilitySearchRequest; currency: CurrencySource },
+  input: {
+    request: AvailabilitySearchRequest;
+    currency: CurrencySource;
+    /**
+     * Called once the service is known and the request valid, before the claims are read and the
+     * slots computed: a refusal here (a spent search budget) costs no more work.
+     */
+    beforeSearch?: (cost: AvailabilitySearchCost) => Promise<void>;
+  },
 ): Promise<AvailabilitySearchResult> {
   const { request } = input;
   const { id, service } = await loadBookableService(db, ctx.organizationId, request, input.currency);
@@ -199,6 +217,11 @@ export async function searchAvailability(
   const claimsUntil =
     endsAt + longestSpanMinutes(service, durationMinutes, endsAt - startsAt) + bufferAfterMinutes;
   const poolIds = [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))];
+  if (input.beforeSearch) {
+    const days = Math.max(1, Math.ceil((endsAt - startsAt) / MINUTES_PER_DAY));
+    const resources = Math.max(1, poolIds.length);
+    await input.beforeSearch({ days, resources, units: days * resources });
+  }
   const rows = await readLiveClaims(db, ctx, poolIds, {
     startsAt: new Date(claimsFrom * 60_000),
     endsAt: new Date(claimsUntil * 60_000),
@@ -216,7 +239,14 @@ export async function searchAvailability(
     quantity: request.quantity,
     durationMinutes,
     selection: request.selection,
+    limit: request.limit,
     claims,
   });
-  return { serviceId: id, ...result };
+  const { nextStart, ...page } = result;
+  if (request.limit === undefined) return { serviceId: id, ...page };
+  return {
+    serviceId: id,
+    ...page,
+    nextStartsAt: nextStart === undefined ? null : formatInstant(nextStart, request.timezone),
+  };
 }

@@ -51,6 +51,15 @@ export const availabilitySearchRequestSchema = z
       })
       .optional()
       .describe('Only slots where this resource has these units free'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SLOTS)
+      .optional()
+      .describe(
+        'At most this many slots (1 to 1,000; absent: 1,000). With `limit`, the answer also has `nextStartsAt`: the next page is the same search from there',
+      ),
   })
   .superRefine((request, ctx) => {
     if ((request.serviceId === undefined) === (request.serviceSlug === undefined)) {
@@ -112,5 +121,12 @@ export const availabilitySearchResultSchema = z
     truncated: z
       .boolean()
       .describe('More slots exist than 1,000 slots or 20,000 resourceOptions allow: narrow the window'),
+    nextStartsAt: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'Only when the request set `limit`: the start of the first slot left out (`truncated`), else null. Search again with it as `startsAt` for the next page',
+      ),
   })
   .meta({ id: 'BookingAvailabilitySearchResult' });

@@ -27,6 +27,8 @@ export interface SlotSearch {
   /** From `validateSearch`: null for fixed slots and an EXACT_RANGE window tested itself. */
   durationMinutes: number | null;
   selection?: ResourceSelection | undefined;
+  /** At most this many slots (default and most: 1,000). */
+  limit?: number | undefined;
   /** Per pool resource id (ACTIVE resources only): capacity and live claims. A missing id has nothing free. */
   claims: ReadonlyMap<string, ClaimArrays>;
 }
@@ -41,6 +43,8 @@ export interface SearchedSlot {
 export interface SlotSearchResult {
   slots: SearchedSlot[];
   truncated: boolean;
+  /** When truncated: the start (epoch minutes) of the first slot left out, where the next page begins. */
+  nextStart?: number;
 }
 
 function candidatesOf(search: SlotSearch): Candidates {
@@ -64,7 +68,8 @@ function candidatesOf(search: SlotSearch): Candidates {
  * maximum advance; then widened by the buffers and kept when every
  * requirement can be met for `quantity` (and the selection, if any) from the
  * free units, capacity minus peak of live claims. Sorted by start; at most
- * 1,000 slots and 20,000 resource options, the earliest, with `truncated`.
+ * 1,000 slots (or `limit`) and 20,000 resource options, the earliest, with
+ * `truncated` and the start of the first slot left out.
  */
 export function searchSlots(search: SlotSearch): SlotSearchResult {
   const { service, quantity } = search;
@@ -86,6 +91,7 @@ export function searchSlots(search: SlotSearch): SlotSearchResult {
   const selections = search.selection ? [search.selection] : [];
   const { bufferBeforeMinutes, bufferAfterMinutes } = service.availability;
 
+  const maxSlots = Math.min(search.limit ?? MAX_SLOTS, MAX_SLOTS);
   const slots: SearchedSlot[] = [];
   let optionCount = 0;
   for (let index = 0; index < count; index++) {
@@ -123,8 +129,8 @@ export function searchSlots(search: SlotSearch): SlotSearchResult {
           resourceOptions.push({ requirementId: requirement.id, resourceId, available });
       }
     }
-    if (slots.length === MAX_SLOTS || optionCount + resourceOptions.length > MAX_RESOURCE_OPTIONS) {
-      return { slots, truncated: true };
+    if (slots.length === maxSlots || optionCount + resourceOptions.length > MAX_RESOURCE_OPTIONS) {
+      return { slots, truncated: true, nextStart: start };
     }
     optionCount += resourceOptions.length;
     slots.push({

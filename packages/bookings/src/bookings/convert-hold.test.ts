@@ -128,14 +128,26 @@ let sequence = 0;
 async function hold(
   organizationId: string,
   serviceId: string,
-  options: { at?: Date; email?: string; quantity?: number } = {},
+  options: {
+    at?: Date;
+    email?: string;
+    quantity?: number;
+    client?: string;
+    customer?: { id: string; email: string };
+  } = {},
 ) {
   sequence += 1;
   const key = `convert-key-${sequence}-0123456789`;
   const email = options.email ?? `guest${sequence}@example.com`;
   const { hold: created } = await createHold(
     db,
-    { organizationId, at: options.at ?? NOW, clientAddress: `198.51.100.${sequence % 250}` },
+    {
+      organizationId,
+      at: options.at ?? NOW,
+      clientAddress: options.client ?? `198.51.100.${sequence % 250}`,
+      customerId: options.customer?.id ?? null,
+      customerVerifiedEmail: options.customer?.email ?? null,
+    },
     createHoldInputSchema.parse({
       serviceId,
       startsAt: START,
@@ -1026,5 +1038,213 @@ describe.runIf(testDatabaseKind === 'postgres')('conversion concurrency (postgre
       expect(await liveUnits(organizationId, kayaks, at(30))).toBeLessThanOrEqual(1);
       expect(await liveUnits(organizationId, kayaks, at(30))).toBe(1);
     }
+  });
+});
+
+describe(`hold limits count unpaid conversions (${testDatabaseKind})`, () => {
+  const CLIENT = '192.0.2.44';
+
+  /** Holds then converts from `client`, `count` times, a minute apart from `from`; the bookings. */
+  async function holdAndConvert(
+    organizationId: string,
+    serviceId: string,
+    count: number,
+    options: { client?: string; email?: string; from?: number } = {},
+  ) {
+    const conversions = [];
+    for (let index = 0; index < count; index += 1) {
+      const when = at((options.from ?? 0) + index / 10);
+      const held = await hold(organizationId, serviceId, {
+        at: when,
+        client: options.client ?? `192.0.2.${100 + index}`,
+        ...(options.email ? { email: options.email } : {}),
+      });
+      const { conversion } = await convert(organizationId, held, { at: when });
+      expect(conversion.bookingStatus).toBe('PENDING_PAYMENT');
+      conversions.push(conversion);
+    }
+    return conversions;
+  }
+
+  it('10 hold-and-convert pairs then a hold from the same address: 429 with Retry-After until the first payment window closes; paying, cancelling or expiring one frees a slot', async () => {
+    const { organizationId, serviceId } = await shop('limit-unpaid-client', { capacity: 100 });
+    const conversions = await holdAndConvert(organizationId, serviceId, 10, { client: CLIENT });
+    // The first payment window closes at at(30); the refused hold asks at at(6).
+    expect(await refusal(() => hold(organizationId, serviceId, { at: at(6), client: CLIENT }))).toMatchObject(
+      {
+        code: 'RATE_LIMIT_EXCEEDED',
+      },
+    );
+    const limited = await hold(organizationId, serviceId, { at: at(6), client: CLIENT }).catch(
+      (error: unknown) => error as { retryAfterSeconds?: number },
+    );
+    expect(limited).toMatchObject({ retryAfterSeconds: 24 * 60 });
+    // Another address is unaffected.
+    await hold(organizationId, serviceId, { at: at(6), client: '192.0.2.45' });
+
+    // Paid: the booking is the client's no more.
+    const { provider } = fakeProvider();
+    const intentId = await pay(conversions[0]!.checkoutToken!, provider, at(7));
+    await webhook('payment_intent.succeeded', intentId, 2500)(at(7));
+    await hold(organizationId, serviceId, { at: at(8), client: CLIENT });
+    expect((await refusal(() => hold(organizationId, serviceId, { at: at(8), client: CLIENT }))).code).toBe(
+      'RATE_LIMIT_EXCEEDED',
+    );
+
+    // Cancelled: likewise.
+    await db.transaction().execute((trx) =>
+      cancelBooking(trx, { organizationId, at: at(9), email: EMAIL }, conversions[1]!.bookingId!, {
+        actor: 'MERCHANT',
+        userId: 'usr_owner',
+      }),
+    );
+    await hold(organizationId, serviceId, { at: at(9), client: CLIENT });
+    expect((await refusal(() => hold(organizationId, serviceId, { at: at(9), client: CLIENT }))).code).toBe(
+      'RATE_LIMIT_EXCEEDED',
+    );
+
+    // Expired: a payment window that closed releases its booking, before the sweep marks it.
+    await hold(organizationId, serviceId, { at: at(30.25), client: CLIENT });
+  });
+
+  it('counts the unpaid conversions of one email across addresses', async () => {
+    const { organizationId, serviceId } = await shop('limit-unpaid-email', { capacity: 100 });
+    await holdAndConvert(organizationId, serviceId, 10, { email: 'Many@Example.com' });
+    expect(
+      (
+        await refusal(() =>
+          hold(organizationId, serviceId, { at: at(6), client: '192.0.2.250', email: 'many@example.com' }),
+        )
+      ).code,
+    ).toBe('RATE_LIMIT_EXCEEDED');
+  });
+
+  it('20 concurrent hold-and-convert pairs from one address: 10 bookings, never more', async () => {
+    const { organizationId, serviceId } = await shop('limit-unpaid-race', { capacity: 100 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, async () => {
+        const held = await hold(organizationId, serviceId, { at: at(1), client: CLIENT });
+        return convert(organizationId, held, { at: at(1) });
+      }),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(10);
+    for (const outcome of outcomes)
+      if (outcome.status === 'rejected')
+        expect(outcome.reason).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
+    const unpaid = await db
+      .selectFrom('bookings')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('status', '=', 'PENDING_PAYMENT')
+      .execute();
+    expect(unpaid).toHaveLength(10);
+    expect((await refusal(() => hold(organizationId, serviceId, { at: at(2), client: CLIENT }))).code).toBe(
+      'RATE_LIMIT_EXCEEDED',
+    );
+  });
+});
+
+describe(`the per-email limit cannot lock the email's owner out (${testDatabaseKind})`, () => {
+  it('10 holds in a customer’s email from elsewhere leave the signed-in owner their own 10', async () => {
+    const { organizationId, serviceId } = await shop('limit-email-owner', { capacity: 100 });
+    const owner = { id: 'cus_limit_owner', email: 'owner@example.com' };
+    await db
+      .insertInto('customers')
+      .values({
+        organization_id: organizationId,
+        id: owner.id,
+        email: owner.email,
+        email_verified_at: NOW,
+        pending_email: null,
+        name: null,
+        phone: null,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+    // A stranger, from 10 addresses, holds in the owner's email (one of them converted, unpaid).
+    for (let index = 0; index < 10; index += 1) {
+      const held = await hold(organizationId, serviceId, {
+        client: `203.0.113.${200 + index}`,
+        email: 'Owner@Example.com',
+      });
+      if (index === 0) await convert(organizationId, held, { at: NOW });
+    }
+    // Anyone else holding in that email as a guest is refused...
+    expect(
+      (await refusal(() => hold(organizationId, serviceId, { client: '203.0.113.250', email: owner.email })))
+        .code,
+    ).toBe('RATE_LIMIT_EXCEEDED');
+    // ...and so is a customer signed in as someone else.
+    expect(
+      (
+        await refusal(() =>
+          hold(organizationId, serviceId, {
+            client: '203.0.113.251',
+            email: owner.email,
+            customer: { id: owner.id, email: 'someone-else@example.com' },
+          }),
+        )
+      ).code,
+    ).toBe('RATE_LIMIT_EXCEEDED');
+    // The owner, signed in with the verified email, still holds: 10 of their own, then 429.
+    const mine = [];
+    for (let index = 0; index < 10; index += 1) {
+      mine.push(
+        await hold(organizationId, serviceId, {
+          client: `198.18.0.${index}`,
+          email: 'OWNER@example.com',
+          customer: owner,
+        }),
+      );
+    }
+    expect(
+      (
+        await refusal(() =>
+          hold(organizationId, serviceId, { client: '198.18.0.99', email: owner.email, customer: owner }),
+        )
+      ).code,
+    ).toBe('RATE_LIMIT_EXCEEDED');
+    // The owner's conversion keeps counting on the owner's side.
+    const { conversion } = await convert(organizationId, mine[0]!, { at: NOW, customerId: owner.id });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({ status: 'PENDING_PAYMENT', email_proven: true });
+    expect(
+      (
+        await refusal(() =>
+          hold(organizationId, serviceId, { client: '198.18.0.98', email: owner.email, customer: owner }),
+        )
+      ).code,
+    ).toBe('RATE_LIMIT_EXCEEDED');
+  });
+});
+
+describe(`booking emails to one address are capped (${testDatabaseKind})`, () => {
+  it('11 booking requests in one email within the hour: 10 customer emails, the 11th held back and counted', async () => {
+    const { organizationId, serviceId } = await shop('mail-cap-requests', {
+      capacity: 100,
+      checkout: { approvalMode: 'MANUAL', paymentMode: 'PAY_NOW' },
+    });
+    for (let index = 0; index < 11; index += 1) {
+      const when = at(index);
+      const held = await hold(organizationId, serviceId, {
+        at: when,
+        client: `192.0.2.${150 + index}`,
+        email: 'victim@example.com',
+      });
+      const { conversion } = await convert(organizationId, held, { at: when });
+      expect(conversion.bookingStatus).toBe('REQUESTED');
+    }
+    const emails = await bookingEmails(organizationId);
+    expect(emails.filter((email) => email.to === 'victim@example.com')).toHaveLength(10);
+    // The merchant's own notices are not the customer's cap.
+    expect(emails.filter((email) => email.event === 'NEW_REQUEST')).toHaveLength(11);
+    const counted = await db
+      .selectFrom('booking_email_limits')
+      .select(['sent_in_window', 'held_total'])
+      .where('organization_id', '=', organizationId)
+      .where('recipient_key', '=', hashToken('victim@example.com'))
+      .executeTakeFirstOrThrow();
+    expect(counted).toEqual({ sent_in_window: 10, held_total: 1 });
   });
 });

@@ -357,6 +357,9 @@ async function insertBooking(
       amount_due_now_in_cents: amounts.amountDueNowInCents,
       payment_expires_at: input.paymentExpiresAt,
       request_expires_at: input.requestExpiresAt,
+      // While unpaid, the booking counts against its hold's client and email limits (holds.ts).
+      client_key: hold.client_key,
+      email_proven: hold.email_proven,
       agreements: JSON.stringify(agreements),
       history: JSON.stringify([
         historyEntry(ctx, { from: null, to: input.status, actor: input.customerId ? 'CUSTOMER' : 'GUEST' }),

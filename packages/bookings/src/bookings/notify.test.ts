@@ -174,3 +174,89 @@ describe(`booking emails and management tokens (${testDatabaseKind})`, () => {
     expect(email!.payload.text).toContain(`https://shop.example/admin/bookings/${both.id}`);
   });
 });
+
+describe(`booking emails capped per recipient (${testDatabaseKind})`, () => {
+  const paymentRequired = (organizationId: string, id: string, at: Date, extra: object = {}) =>
+    db.transaction().execute((trx) =>
+      notifyBookingCustomer(trx, { organizationId, at, email: EMAIL, ...extra }, id, 'PAYMENT_REQUIRED', {
+        paymentUrl: 'https://shop.example/checkout/pay?token=c1_x',
+      }),
+    );
+  const limitRow = (organizationId: string) =>
+    db
+      .selectFrom('booking_email_limits')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .where('recipient_key', '=', hashToken('ada@example.com'))
+      .executeTakeFirstOrThrow();
+
+  it('sends 10 an hour to one address; the 11th is held back, counted and audited once; a merchant’s action still sends; the next hour sends again', async () => {
+    const { organizationId, id } = await booking('mail-cap');
+    for (let index = 0; index < 11; index += 1)
+      await paymentRequired(organizationId, id, new Date(NOW.getTime() + index * 1000));
+    expect(await outbox(organizationId)).toHaveLength(10);
+    expect(await limitRow(organizationId)).toMatchObject({
+      sent_in_window: 10,
+      held_in_window: 1,
+      held_total: 1,
+    });
+    // The held email issued no new management link: the last one sent stays usable.
+    const live = await db
+      .selectFrom('booking_management_tokens')
+      .select('token_hash')
+      .where('organization_id', '=', organizationId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(live).toHaveLength(1);
+    await paymentRequired(organizationId, id, new Date(NOW.getTime() + 20_000));
+    expect(await limitRow(organizationId)).toMatchObject({ held_in_window: 2, held_total: 2 });
+    const audits = await db
+      .selectFrom('audit_logs')
+      .select(['action', 'target_id', 'metadata'])
+      .where('organization_id', '=', organizationId)
+      .where('action', '=', 'booking.emails_held')
+      .execute();
+    expect(audits).toEqual([
+      {
+        action: 'booking.emails_held',
+        target_id: id,
+        metadata: { event: 'PAYMENT_REQUIRED', limitPerHour: 10, windowStartedAt: NOW.toISOString() },
+      },
+    ]);
+    // A merchant's own action is neither capped nor counted.
+    await paymentRequired(organizationId, id, new Date(NOW.getTime() + 30_000), { sentByMerchant: true });
+    expect(await outbox(organizationId)).toHaveLength(11);
+    expect(await limitRow(organizationId)).toMatchObject({ sent_in_window: 10, held_total: 2 });
+    // An hour after the window opened, a new window sends again.
+    await paymentRequired(organizationId, id, new Date(NOW.getTime() + 3_600_000));
+    expect(await outbox(organizationId)).toHaveLength(12);
+    expect(await limitRow(organizationId)).toMatchObject({
+      sent_in_window: 1,
+      held_in_window: 0,
+      held_total: 2,
+    });
+  });
+
+  it('takes the cap from configuration, per tenant and recipient', async () => {
+    const { organizationId, id } = await booking('mail-cap-configured');
+    const other = await booking('mail-cap-other-tenant');
+    const email = { ...EMAIL, bookingEmailsPerRecipientPerHour: 2 };
+    for (let index = 0; index < 3; index += 1)
+      await paymentRequired(organizationId, id, new Date(NOW.getTime() + index * 1000), { email });
+    expect(await outbox(organizationId)).toHaveLength(2);
+    await paymentRequired(other.organizationId, other.id, NOW, { email });
+    expect(await outbox(other.organizationId)).toHaveLength(1);
+  });
+
+  it(`never passes the cap under 20 concurrent changes (${testDatabaseKind})`, async () => {
+    const { organizationId, id } = await booking('mail-cap-race');
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, index) =>
+        paymentRequired(organizationId, id, new Date(NOW.getTime() + index)),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    expect(await outbox(organizationId)).toHaveLength(10);
+    expect(await limitRow(organizationId)).toMatchObject({ sent_in_window: 10, held_total: 10 });
+  });
+});

@@ -1,4 +1,5 @@
-import type { Database } from '@commerce/db';
+import { hashToken } from '@commerce/core';
+import { type Database, recordAudit } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
@@ -33,6 +34,85 @@ export type BookingMerchantEvent =
  */
 export interface BookingNotifyContext extends BookingClockContext {
   email: CustomerEmailConfig;
+  /**
+   * A merchant's own action through the admin (approve, decline, cancel, reschedule, a change
+   * decision, a booking they create, a payment link): its customer email always goes and is not
+   * counted against the recipient's hourly cap (docs/decisions.md).
+   */
+  sentByMerchant?: boolean;
+}
+
+/** BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR's default. */
+export const DEFAULT_BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR = 10;
+const EMAIL_WINDOW_MS = 3_600_000;
+
+/**
+ * Whether one more booking email may go to `to` in this tenant now: at most
+ * BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR (default 10) in a window of an hour from the window's
+ * first email, counted in `trx` under the recipient's row lock so that concurrent changes never
+ * pass the cap together. Beyond it the email is held back (not sent) and counted on the row
+ * (`held_in_window`, `held_total`, `last_held_at`); the first one held in a window is also written
+ * to the tenant's audit log (`booking.emails_held`), so the merchant sees it. A merchant's own
+ * action is neither capped nor counted.
+ */
+async function admitCustomerEmail(
+  trx: Kysely<Database>,
+  ctx: BookingNotifyContext,
+  to: string,
+  booking: { id: string; event: BookingCustomerEvent },
+): Promise<boolean> {
+  if (ctx.sentByMerchant === true) return true;
+  const limit = ctx.email.bookingEmailsPerRecipientPerHour ?? DEFAULT_BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR;
+  const recipientKey = hashToken(to.toLowerCase());
+  const where = { organization_id: ctx.organizationId, recipient_key: recipientKey };
+  await trx
+    .insertInto('booking_email_limits')
+    .values({ ...where, window_started_at: ctx.at, sent_in_window: 0 })
+    .onConflict((conflict) => conflict.columns(['organization_id', 'recipient_key']).doNothing())
+    .execute();
+  const row = await trx
+    .selectFrom('booking_email_limits')
+    .selectAll()
+    .where('organization_id', '=', where.organization_id)
+    .where('recipient_key', '=', where.recipient_key)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const windowOpen = new Date(row.window_started_at).getTime() > ctx.at.getTime() - EMAIL_WINDOW_MS;
+  const sent = windowOpen ? row.sent_in_window : 0;
+  const held = windowOpen ? row.held_in_window : 0;
+  const update = trx
+    .updateTable('booking_email_limits')
+    .where('organization_id', '=', where.organization_id)
+    .where('recipient_key', '=', where.recipient_key);
+  if (sent < limit) {
+    await update
+      .set({
+        window_started_at: windowOpen ? row.window_started_at : ctx.at,
+        sent_in_window: sent + 1,
+        held_in_window: held,
+      })
+      .execute();
+    return true;
+  }
+  await update
+    .set({ held_in_window: held + 1, held_total: row.held_total + 1, last_held_at: ctx.at })
+    .execute();
+  if (held === 0) {
+    await recordAudit(trx, {
+      organizationId: ctx.organizationId,
+      actor: { userId: null, email: null },
+      action: 'booking.emails_held',
+      targetType: 'booking',
+      targetId: booking.id,
+      metadata: {
+        event: booking.event,
+        limitPerHour: limit,
+        windowStartedAt: new Date(row.window_started_at).toISOString(),
+      },
+      at: ctx.at,
+    });
+  }
+  return false;
 }
 
 /** The guest management page of a booking, carrying its `m1_` (14.17). */
@@ -168,6 +248,8 @@ function bookingValues(
  * management link (which revokes the booking's previous unused one). The call
  * to action is `paymentUrl` when one is given, else the management link.
  * `message` replaces the event's default sentence (a merchant's reason).
+ * Unless a merchant's action sends it, the email counts against the
+ * recipient's hourly cap and is held back beyond it (`admitCustomerEmail`).
  */
 export async function notifyBookingCustomer(
   trx: Kysely<Database>,
@@ -177,6 +259,8 @@ export async function notifyBookingCustomer(
   extra: { paymentUrl?: string | null; message?: string | null } = {},
 ): Promise<void> {
   const booking = await loadBookingForEmail(trx, ctx.organizationId, bookingId);
+  // Held back: no email, and no new management link (the one last sent stays valid).
+  if (!(await admitCustomerEmail(trx, ctx, booking.customer_email, { id: booking.id, event }))) return;
   const token = await issueManagementToken(trx, ctx, { id: booking.id, endsAt: new Date(booking.ends_at) });
   const manageUrl = customerLink(ctx.email, bookingManagePath(token));
   const paymentUrl = extra.paymentUrl ?? null;

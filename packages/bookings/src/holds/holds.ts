@@ -33,6 +33,28 @@ export const HOLD_CREATE_OPERATION = 'POST /public/booking-holds';
 export interface HoldContext extends BookingClockContext {
   clientAddress: string;
   customerId?: string | null | undefined;
+  /**
+   * The verified email of that customer session. A hold in this email is then the owner's own:
+   * the per-email limit counts it apart from holds anyone else made in the email.
+   */
+  customerVerifiedEmail?: string | null | undefined;
+}
+
+/** What the active-hold limits count by: the client address's key, the email, and whose email it is. */
+interface HoldLimits {
+  clientKey: string;
+  customerEmail: string;
+  /** A signed-in customer holds in their own verified email (counted apart: docs/decisions.md). */
+  emailProven: boolean;
+}
+
+function holdLimitsOf(ctx: HoldContext, input: CreateHoldInput): HoldLimits {
+  const verified = ctx.customerId ? ctx.customerVerifiedEmail : null;
+  return {
+    clientKey: hashToken(ctx.clientAddress),
+    customerEmail: input.customerEmail,
+    emailProven: !!verified && verified.toLowerCase() === input.customerEmail.toLowerCase(),
+  };
 }
 
 /** What a hold keeps of its service at creation (14.3: changing the service never alters it). */
@@ -100,15 +122,18 @@ function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
 }
 
 /**
- * The first look, without the capacity lock, in one statement: the active-hold limits (14.23: 10
- * per tenant and client address, and per tenant and email; beyond, `refusal` is the 429 with
- * `Retry-After` until the earliest of them expires) and each pool resource's free units over the
- * interval (its capacity minus the peak of its live claims).
+ * The first look, without the capacity lock, in one statement: the hold limits (14.23: 10 per
+ * tenant and client address, and per tenant and email; beyond, `refusal` is the 429 with
+ * `Retry-After` until the earliest of them is released) and each pool resource's free units over
+ * the interval (its capacity minus the peak of its live claims). A limit counts what the client
+ * holds: its active holds and the unpaid bookings converted from its holds (`PENDING_PAYMENT`
+ * within their payment window), released as they are paid, expire or are cancelled. The email's
+ * count is of holds of the same kind: a signed-in owner's own, or everyone else's.
  */
 async function firstLook(
   trx: Kysely<Database>,
   ctx: BookingClockContext,
-  limits: { clientKey: string; customerEmail: string },
+  limits: HoldLimits,
   pool: readonly string[],
   interval: { startMinute: number; endMinute: number },
   /** Before the key is claimed: also whether it is recorded (then nothing is refused here). */
@@ -118,13 +143,23 @@ async function firstLook(
   const active = (condition: RawBuilder<unknown>) => sql`
     organization_id = ${ctx.organizationId} and ${condition}
     and status = 'ACTIVE' and expires_at > ${at}::timestamptz`;
+  const unpaid = (condition: RawBuilder<unknown>) => sql`
+    organization_id = ${ctx.organizationId} and ${condition} and client_key is not null
+    and status = 'PENDING_PAYMENT' and payment_expires_at > ${at}::timestamptz`;
   // Emails compare as citext (case-insensitively) whatever type the driver gives the parameter.
-  const byClient = active(sql`client_key = ${limits.clientKey}`);
-  const byEmail = active(sql`customer_email = ${limits.customerEmail}::citext`);
-  const count = (where: RawBuilder<unknown>) =>
-    sql`(select count(*)::int from (select 1 from booking_holds where ${where} limit ${MAX_ACTIVE_HOLDS}) held)`;
-  const earliest = (where: RawBuilder<unknown>) =>
-    sql`(select min(expires_at) from booking_holds where ${where})`;
+  const client = sql`client_key = ${limits.clientKey}`;
+  const email = sql`customer_email = ${limits.customerEmail}::citext and email_proven = ${limits.emailProven}`;
+  const count = (condition: RawBuilder<unknown>) =>
+    sql`(select count(*)::int from (
+      (select 1 from booking_holds where ${active(condition)} limit ${MAX_ACTIVE_HOLDS})
+      union all
+      (select 1 from bookings where ${unpaid(condition)} limit ${MAX_ACTIVE_HOLDS})
+    ) held)`;
+  const earliest = (condition: RawBuilder<unknown>) =>
+    sql`least(
+      (select min(expires_at) from booking_holds where ${active(condition)}),
+      (select min(payment_expires_at) from bookings where ${unpaid(condition)})
+    )`;
   const { rows } = await sql<
     Partial<PeakRow> & {
       client_active: number;
@@ -135,8 +170,8 @@ async function firstLook(
     }
   >`
     with limits as (
-      select ${count(byClient)} as client_active, ${earliest(byClient)} as client_earliest,
-        ${count(byEmail)} as email_active, ${earliest(byEmail)} as email_earliest,
+      select ${count(client)} as client_active, ${earliest(client)} as client_earliest,
+        ${count(email)} as email_active, ${earliest(email)} as email_earliest,
         ${
           idempotencyKeyHash === undefined
             ? sql`false`
@@ -174,7 +209,7 @@ async function firstLook(
 async function lockHoldLimits(
   trx: Kysely<Database>,
   organizationId: string,
-  limits: { clientKey: string; customerEmail: string },
+  limits: HoldLimits,
 ): Promise<void> {
   const keyOf = (scope: string, value: string) =>
     createHash('sha256')
@@ -257,7 +292,7 @@ function planHold(ctx: HoldContext, input: CreateHoldInput, quoted: Quoted | und
     ),
     pool: [...new Set(service.requirements.flatMap((requirement) => requirement.resourceIds))],
     interval: { startMinute: claimStart, endMinute: claimEnd },
-    limits: { clientKey: hashToken(ctx.clientAddress), customerEmail: input.customerEmail },
+    limits: holdLimitsOf(ctx, input),
     assign,
   };
 }
@@ -282,7 +317,7 @@ async function precheck(
   const look = await firstLook(
     db,
     ctx,
-    { clientKey: hashToken(ctx.clientAddress), customerEmail: input.customerEmail },
+    holdLimitsOf(ctx, input),
     [...new Set(requirements.flatMap((requirement) => requirement.resourceIds))],
     {
       startMinute: startsAt - availability.bufferBeforeMinutes,
@@ -366,6 +401,7 @@ async function placeHold(
         customer_id: ctx.customerId ?? null,
         key_hash: options.keyHash,
         client_key: clientKey,
+        email_proven: plan.limits.emailProven,
         snapshot: JSON.stringify(snapshot),
         expires_at: expiresAt,
         created_at: ctx.at,

@@ -226,6 +226,12 @@ export async function enqueueTemplatedEmails(
 export interface CustomerEmailConfig {
   emailFrom: string;
   linkBase: string;
+  /**
+   * BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR: the booking emails a client's or the system's actions
+   * may send one recipient of a tenant per hour; beyond, they are held back and counted. The
+   * bookings area's default (10) when absent.
+   */
+  bookingEmailsPerRecipientPerHour?: number;
 }
 
 /** The placeholder HOSTED_CHECKOUT_URL may hold for the tenant's slug (CONTRACT.md section 10). */

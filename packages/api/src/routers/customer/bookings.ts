@@ -57,7 +57,11 @@ function notifyContext(ctx: ApiContext, organizationId: string): BookingNotifyCo
   return {
     organizationId,
     at: ctx.clock.now(),
-    email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+    email: {
+      emailFrom: ctx.config.email.from,
+      linkBase: hostedLinkBase(ctx),
+      bookingEmailsPerRecipientPerHour: ctx.config.email.bookingEmailsPerRecipientPerHour,
+    },
   };
 }
 

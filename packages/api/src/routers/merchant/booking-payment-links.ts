@@ -30,6 +30,7 @@ export const merchantBookingPaymentLinksRouter = router({
           at: ctx.clock.now(),
           email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
           actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+          sentByMerchant: true,
           staffUserId: ctx.membership.role === 'Staff' ? ctx.merchantUser.id : null,
         },
         input.id,

@@ -57,6 +57,8 @@ export function bookingTransitionContext(ctx: MerchantCtx): BookingTransitionCon
     organizationId: ctx.tenant.organizationId,
     at: ctx.clock.now(),
     email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+    // The merchant's own actions email the customer whatever the recipient's hourly cap.
+    sentByMerchant: true,
     // A cancelled payment's intent is cancelled right after the commit (the checkout sweep retries it).
     runPaymentActions: (only) =>
       runPaymentActions(ctx.db, {

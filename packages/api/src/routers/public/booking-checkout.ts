@@ -82,7 +82,11 @@ export const publicBookingCheckoutRouter = router({
         {
           organizationId: ctx.tenant.organizationId,
           at: ctx.clock.now(),
-          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+          email: {
+            emailFrom: ctx.config.email.from,
+            linkBase: hostedLinkBase(ctx),
+            bookingEmailsPerRecipientPerHour: ctx.config.email.bookingEmailsPerRecipientPerHour,
+          },
           customerId: await sessionCustomerId(ctx, ctx.tenant),
         },
         id,
