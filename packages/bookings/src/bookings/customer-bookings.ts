@@ -11,6 +11,7 @@ import {
   findBooking,
   readBookingDetail,
 } from './booking-read.ts';
+import { lockBookingPaymentSessions } from './booking-payments.ts';
 import { createChangeRequest } from './change-requests.ts';
 import type {
   CancelRequestInput,
@@ -327,6 +328,9 @@ async function actOnBooking(
   actor: 'CUSTOMER' | 'GUEST',
   request: CustomerActionRequest,
 ): Promise<{ outcome: 'APPLIED' | 'REQUESTED'; afterCommit?: () => Promise<void> }> {
+  // Its payment sessions before the booking, the order the payment webhook takes them in: a cancel
+  // racing a payment waits for it instead of deadlocking with it.
+  await lockBookingPaymentSessions(trx, ctx.organizationId, bookingId);
   const booking = await findBooking(trx, ctx.organizationId, bookingId, { forUpdate: true });
   if (!booking) throw bookingNotFoundForCustomer();
   const interval = request.kind === 'RESCHEDULE' ? rescheduleInterval(booking, request) : null;
