@@ -164,7 +164,12 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
           if (owed.length === 0) return undefined;
           return async () => {
             for (const only of owed)
-              await runPaymentActions(deps.db, { payments: deps.payments, at: deps.clock.now(), only, logger });
+              await runPaymentActions(deps.db, {
+                payments: deps.payments,
+                at: deps.clock.now(),
+                only,
+                logger,
+              });
           };
         }
         // A correctly signed event for an intent no checkout made: another environment sharing the account?

@@ -478,7 +478,9 @@ export const bookingPaymentSchema = z
     paidInCents: z
       .number()
       .int()
-      .describe('What the booking keeps: its succeeded payments, net of those refunded; never above the total'),
+      .describe(
+        'What the booking keeps: its succeeded payments, net of those refunded; never above the total',
+      ),
     balanceDueInCents: z.number().int().describe('`totalInCents` − `paidInCents`, never negative'),
     paymentExpiresAt: z
       .string()

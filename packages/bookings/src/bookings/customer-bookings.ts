@@ -4,6 +4,7 @@ import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { parseInstant } from '../availability/schemas.ts';
 import type { BookingClockContext } from '../context.ts';
 import { durationBetween, endAfter, toEpochMinutes } from '../time/zone.ts';
+import { lockBookingPaymentSessions } from './booking-payments.ts';
 import {
   type BookingDetail,
   type BookingRow,
@@ -11,7 +12,6 @@ import {
   findBooking,
   readBookingDetail,
 } from './booking-read.ts';
-import { lockBookingPaymentSessions } from './booking-payments.ts';
 import { createChangeRequest } from './change-requests.ts';
 import type {
   CancelRequestInput,

@@ -217,8 +217,7 @@ async function armBookingAttempt(
       .where('id', '=', session.sales_record_id!)
       .where('payment_status', '=', 'FAILED')
       .execute();
-  if (session.status === 'BOUND' || session.status === 'PAYMENT_FAILED')
-    await assertBalanceDue(trx, session);
+  if (session.status === 'BOUND' || session.status === 'PAYMENT_FAILED') await assertBalanceDue(trx, session);
   if (session.status === 'BOUND') {
     payments.assertChargeable(session.total_in_cents, session.currency);
     const created = await trx
@@ -289,7 +288,9 @@ async function assertBalanceDue(trx: Kysely<Database>, session: CheckoutSession)
               .onRef('a.organization_id', '=', 's.organization_id')
               .onRef('a.checkout_session_id', '=', 's.id'),
           )
-          .select((inner) => inner.fn.coalesce(inner.fn.sum<string | number>('a.amount_in_cents'), inner.lit(0)).as('kept'))
+          .select((inner) =>
+            inner.fn.coalesce(inner.fn.sum<string | number>('a.amount_in_cents'), inner.lit(0)).as('kept'),
+          )
           .whereRef('s.organization_id', '=', 'r.organization_id')
           .whereRef('s.sales_record_id', '=', 'r.id')
           .where('a.status', '=', 'SUCCEEDED')
