@@ -325,13 +325,18 @@ describe.runIf(testDatabaseKind === 'postgres')('a customer’s cancel racing it
       const cancelBody = (await cancel.json()) as { error?: { code: string } };
       const label = `cancel ${cancel.status}${cancelBody.error ? ` ${cancelBody.error.code}` : ''}`;
       statuses[label] = (statuses[label] ?? 0) + 1;
+      // A lost deadlock would reach the client as 409 STALE_STATE (or a 500): neither may.
       expect(webhook.status).toBe(200);
       expect(cancel.status).toBeLessThan(500);
+      expect(cancelBody.error?.code).not.toBe('STALE_STATE');
       const payment = await paymentOf(booking.bookingId);
       expect(payment.paidInCents).toBeLessThanOrEqual(TOTAL);
       if (payment.status === 'CANCELLED' && payment.paidInCents === 0)
         expect(payments.refunds).toContain(intentId);
     }
-    expect(Object.keys(statuses).every((label) => !label.includes(' 5'))).toBe(true);
+    // The cancel applies (before the payment, or after it under the policy) or is refused by the policy.
+    expect(Object.keys(statuses).every((label) => !label.includes(' 5') && !label.includes('STALE'))).toBe(
+      true,
+    );
   }, 300_000);
 });

@@ -1222,9 +1222,10 @@ describe(`a booking keeps at most its total (${testDatabaseKind})`, () => {
     await webhook('payment_intent.payment_failed', intentId, 2500)(at(7));
     // The worker's jobs past the window: the orders' checkout sweep, then the bookings sweep.
     await expireCheckoutSessions(db, { at: at(40), email: EMAIL });
-    expect(await expireBookingPaymentWindows(db, { at: at(40), email: EMAIL })).toBe(1);
+    // (Other bookings of this file's database past their window expire too; this one is looked at.)
+    await expireBookingPaymentWindows(db, { at: at(40), email: EMAIL });
     await runPaymentActions(db, { payments: provider, at: at(40) });
-    expect(cancels).toEqual([intentId]);
+    expect(cancels).toContain(intentId);
     expect((await bookingRow(organizationId, conversion.bookingId!)).status).toBe('EXPIRED');
     const attempt = await db
       .selectFrom('payment_attempts')
