@@ -1,4 +1,4 @@
-import { expireBookingPaymentWindows } from '@commerce/bookings';
+import { checkBookingPayments, expireBookingPaymentWindows } from '@commerce/bookings';
 import { loadConfig } from '@commerce/core';
 import { testDatabaseKind } from '@commerce/db/testing';
 import { expireCheckoutSessions, runPaymentActions } from '@commerce/orders';
@@ -295,6 +295,10 @@ describe(`a booking keeps at most its total over HTTP (${testDatabaseKind})`, ()
     const paidAtProcessor = [...amounts.values()].reduce((sum, amount) => sum + amount, 0);
     expect(refunded.reduce((sum, intentId) => sum + amounts.get(intentId)!, 0)).toBe(paidAtProcessor - TOTAL);
     expect(new Set(refunded).size).toBe(refunded.length);
+    expect(await checkBookingPayments(h.database.db, { organizationId: shop.organizationId })).toMatchObject({
+      ok: true,
+      refundsOwed: 0,
+    });
   }, 60_000);
 
   it('a failed payment then the window’s expiry: the failed intent is cancelled at the processor', async () => {
@@ -334,6 +338,9 @@ describe.runIf(testDatabaseKind === 'postgres')('a customer’s cancel racing it
       if (payment.status === 'CANCELLED' && payment.paidInCents === 0)
         expect(payments.refunds).toContain(intentId);
     }
+    expect((await checkBookingPayments(h.database.db, { organizationId: shop.organizationId })).ok).toBe(
+      true,
+    );
     // The cancel applies (before the payment, or after it under the policy) or is refused by the policy.
     expect(Object.keys(statuses).every((label) => !label.includes(' 5') && !label.includes('STALE'))).toBe(
       true,

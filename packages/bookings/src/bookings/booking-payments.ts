@@ -561,3 +561,73 @@ export async function readBookingPayments(
   }
   return result;
 }
+
+export interface BookingPaymentReport {
+  /** Bookings with a Sales record that were looked at. */
+  bookingsChecked: number;
+  /** Bookings whose record keeps more than its total: the invariant broken. */
+  overpaid: {
+    organizationId: string;
+    bookingId: string;
+    salesRecordId: string;
+    totalInCents: number;
+    keptInCents: number;
+  }[];
+  /** Refunds of booking payments still owed to the processor (made by the worker, retried with backoff). */
+  refundsOwed: number;
+  ok: boolean;
+}
+
+/**
+ * The booking payment invariant: for every booking, what its Sales record
+ * keeps (the sum of its succeeded payments, net of refunded ones) is at most
+ * its total. Reads the whole database (or one tenant) in one query; used by
+ * `bench/check-booking-payments.ts` and the tests.
+ */
+export async function checkBookingPayments(
+  db: Kysely<Database>,
+  options: { organizationId?: string } = {},
+): Promise<BookingPaymentReport> {
+  const tenant = options.organizationId ?? null;
+  const { rows } = await sql<{
+    organization_id: string;
+    id: string;
+    sales_record_id: string;
+    total_in_cents: number;
+    kept_in_cents: string | number;
+  }>`
+    select b.organization_id, b.id, b.sales_record_id, r.total_in_cents,
+      coalesce((
+        select sum(a.amount_in_cents)
+        from checkout_sessions s
+        join payment_attempts a on a.organization_id = s.organization_id and a.checkout_session_id = s.id
+        where s.organization_id = b.organization_id and s.sales_record_id = b.sales_record_id
+          and a.status = 'SUCCEEDED'
+      ), 0) as kept_in_cents
+    from bookings b
+    join sales_records r on r.organization_id = b.organization_id and r.id = b.sales_record_id
+    where (${tenant}::text is null or b.organization_id = ${tenant}::text)
+  `.execute(db);
+  const owed = await sql<{ owed: string | number }>`
+    select count(*) as owed
+    from payment_attempts a
+    join checkout_sessions s on s.organization_id = a.organization_id and s.id = a.checkout_session_id
+    where s.sales_record_id is not null and a.provider_action = 'REFUND'
+      and (${tenant}::text is null or a.organization_id = ${tenant}::text)
+  `.execute(db);
+  const overpaid = rows
+    .filter((row) => Number(row.kept_in_cents) > row.total_in_cents)
+    .map((row) => ({
+      organizationId: row.organization_id,
+      bookingId: row.id,
+      salesRecordId: row.sales_record_id,
+      totalInCents: row.total_in_cents,
+      keptInCents: Number(row.kept_in_cents),
+    }));
+  return {
+    bookingsChecked: rows.length,
+    overpaid,
+    refundsOwed: Number(owed.rows[0]?.owed ?? 0),
+    ok: overpaid.length === 0,
+  };
+}

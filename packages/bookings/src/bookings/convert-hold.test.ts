@@ -17,7 +17,7 @@ import { createHold, releaseHold } from '../holds/holds.ts';
 import { createHoldInputSchema } from '../holds/schemas.ts';
 import { createServiceInputSchema } from '../services/schemas.ts';
 import { createService } from '../services/write-service.ts';
-import { closeBookingPayment, readBookingPayments } from './booking-payments.ts';
+import { checkBookingPayments, closeBookingPayment, readBookingPayments } from './booking-payments.ts';
 import { settleBookingPayment } from './booking-settlement.ts';
 import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
@@ -1128,6 +1128,22 @@ describe(`a booking keeps at most its total (${testDatabaseKind})`, () => {
         }),
       }),
     ]);
+    // The invariant checker agrees, and would name the booking had both payments been kept (today's bug).
+    expect(await checkBookingPayments(db, { organizationId: t.organizationId })).toEqual({
+      bookingsChecked: 1,
+      overpaid: [],
+      refundsOwed: 0,
+      ok: true,
+    });
+    await db
+      .updateTable('payment_attempts')
+      .set({ status: 'SUCCEEDED' })
+      .where('intent_id', '=', intent1)
+      .execute();
+    expect(await checkBookingPayments(db, { organizationId: t.organizationId })).toMatchObject({
+      ok: false,
+      overpaid: [{ bookingId: t.bookingId, totalInCents: 2500, keptInCents: 4500 }],
+    });
   });
 
   it('a success beyond the open balance is refunded; a link left open on a paid balance starts no payment (409)', async () => {
