@@ -22,7 +22,7 @@ import { settleBookingPayment } from './booking-settlement.ts';
 import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
 import { sendBookingPaymentLink } from './payment-link.ts';
-import { expireBookingPaymentWindows } from './sweeps.ts';
+import { expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
 import { cancelBooking } from './transitions.ts';
 
 let handle: DatabaseHandle;
@@ -1228,6 +1228,29 @@ describe(`a booking keeps at most its total (${testDatabaseKind})`, () => {
     expect(await t.payment()).toMatchObject({ paidInCents: 500 });
     await runPaymentActions(db, { payments: t.provider, at: at(24) });
     expect(t.refunds).toEqual([intent1]);
+  });
+
+  it('a failed balance link past its expiry: closed by the bookings sweep, its intent cancelled; the booking stays CONFIRMED', async () => {
+    const t = await confirmedDeposit('link-expiry');
+    const link = await t.sendLink(at(20));
+    const intent = await pay(link, t.provider, at(21));
+    await webhook('payment_intent.payment_failed', intent, 2000)(at(22));
+    const past = new Date(at(20).getTime() + 7 * 86_400_000 + 60_000);
+    await expireCheckoutSessions(db, { at: past, email: EMAIL });
+    expect(await expireBookingPaymentLinks(db, { at: past, email: EMAIL })).toBeGreaterThanOrEqual(1);
+    await runPaymentActions(db, { payments: t.provider, at: past });
+    expect(t.cancels).toContain(intent);
+    const session = await db
+      .selectFrom('checkout_sessions')
+      .select('status')
+      .where('organization_id', '=', t.organizationId)
+      .where('total_in_cents', '=', 2000)
+      .executeTakeFirstOrThrow();
+    expect(session.status).toBe('CANCELLED');
+    expect(await t.payment()).toMatchObject({ paidInCents: 500, balanceDueInCents: 2000 });
+    expect((await bookingRow(t.organizationId, t.bookingId)).status).toBe('CONFIRMED');
+    // A new link may be sent for the balance.
+    await t.sendLink(new Date(past.getTime() + 60_000));
   });
 
   it('a failed payment then the window’s expiry: the failed attempt’s intent is cancelled at the processor', async () => {
