@@ -201,7 +201,9 @@ async function armAttempt(
  * order is placed and no stock is held; the attempt pays the session's Sales
  * record, whose bookings the webhook moves. After a failure the same attempt
  * is re-armed and the record awaits payment again. A session its booking
- * closed (expired, cancelled, a newer payment link) is CANCELLED: 409.
+ * closed (expired, cancelled, a newer payment link) is CANCELLED: 409. A
+ * session asking for more than the record still owes (its balance paid
+ * meanwhile through another link) starts or re-arms no attempt: 409.
  */
 async function armBookingAttempt(
   trx: Kysely<Database>,
