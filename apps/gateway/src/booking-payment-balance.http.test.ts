@@ -319,6 +319,49 @@ describe(`a booking keeps at most its total over HTTP (${testDatabaseKind})`, ()
   });
 });
 
+describe(`late payments over HTTP (${testDatabaseKind})`, () => {
+  it('a success after the booking expired and started: EXPIRED kept, refunded in full at the processor, merchant emailed', async () => {
+    await h.database.db
+      .insertInto('organization_settings')
+      .values({
+        organization_id: shop.organizationId,
+        notifications: JSON.stringify({ bookingEmail: 'bookings@bkbal.example' }),
+        created_at: h.clock.now(),
+        updated_at: h.clock.now(),
+      })
+      .onConflict((oc) =>
+        oc.column('organization_id').doUpdateSet({
+          notifications: JSON.stringify({ bookingEmail: 'bookings@bkbal.example' }),
+        }),
+      )
+      .execute();
+    const booking = await pendingBooking(payNow);
+    const intentId = await paymentSession(booking.checkoutToken);
+    const email = { emailFrom: 'Shop <no-reply@shop.example>', linkBase: 'https://shop.example' };
+    const expiry = new Date(h.clock.now().getTime() + 60 * 60_000);
+    await expireBookingPaymentWindows(h.database.db, { at: expiry, email });
+    expect((await paymentOf(booking.bookingId)).status).toBe('EXPIRED');
+    const before = h.clock.now();
+    // The processor's success arrives after the booking's start (10:00 Lisbon on July 2nd).
+    h.clock.set('2026-07-02T09:30:00Z');
+    let delivered: Response;
+    try {
+      delivered = await deliver(intentId, TOTAL);
+    } finally {
+      h.clock.set(before.toISOString());
+    }
+    expect(delivered.status).toBe(200);
+    expect(await paymentOf(booking.bookingId)).toMatchObject({
+      status: 'EXPIRED',
+      paidInCents: 0,
+      paymentStatus: 'REFUNDED',
+      refundRequired: false,
+    });
+    expect(payments.refunds).toContain(intentId);
+    expect(await lastEmailText(booking.bookingId)).toContain('Late payment refunded');
+  });
+});
+
 describe.runIf(testDatabaseKind === 'postgres')('a customer’s cancel racing its payment (postgres)', () => {
   it('50 rounds: no 500, no deadlock reaching a client, never more kept than the total', async () => {
     const statuses: Record<string, number> = {};
