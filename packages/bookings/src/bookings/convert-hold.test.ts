@@ -19,11 +19,12 @@ import { createServiceInputSchema } from '../services/schemas.ts';
 import { createService } from '../services/write-service.ts';
 import { checkBookingPayments, closeBookingPayment, readBookingPayments } from './booking-payments.ts';
 import { settleBookingPayment } from './booking-settlement.ts';
+import { createChangeRequest } from './change-requests.ts';
 import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
 import { sendBookingPaymentLink } from './payment-link.ts';
 import { expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
-import { cancelBooking } from './transitions.ts';
+import { approveChangeRequest, cancelBooking } from './transitions.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;
@@ -1229,6 +1230,45 @@ describe(`a booking keeps at most its total (${testDatabaseKind})`, () => {
     await runPaymentActions(db, { payments: t.provider, at: at(24) });
     expect(t.refunds).toEqual([intent1]);
   });
+
+  it.runIf(testDatabaseKind === 'postgres')(
+    'approving a cancel request racing its balance link’s success: never a deadlock (20 rounds, real connections)',
+    async () => {
+      for (let round = 0; round < 20; round += 1) {
+        const t = await confirmedDeposit(`race-approve-${round}`);
+        const intent = await pay(await t.sendLink(at(20)), t.provider, at(21));
+        const ctx = { organizationId: t.organizationId, at: at(22), email: EMAIL };
+        const requestId = await db.transaction().execute(async (trx) => {
+          const booking = await trx
+            .selectFrom('bookings')
+            .selectAll()
+            .where('id', '=', t.bookingId)
+            .forUpdate()
+            .executeTakeFirstOrThrow();
+          return createChangeRequest(trx, ctx, booking, { kind: 'CANCEL', actor: 'CUSTOMER' });
+        });
+        // Neither transaction is retried here: a deadlock would reject one of them with 40P01.
+        const [approved, paid] = await Promise.allSettled([
+          db
+            .transaction()
+            .setIsolationLevel('read committed')
+            .execute((trx) =>
+              approveChangeRequest(trx, { ...ctx, at: at(23) }, t.bookingId, requestId, {
+                actor: 'MERCHANT',
+                userId: 'usr_owner',
+              }),
+            ),
+          webhook('payment_intent.succeeded', intent, 2000)(at(23)),
+        ]);
+        expect([approved.status, paid.status]).toEqual(['fulfilled', 'fulfilled']);
+        expect((await bookingRow(t.organizationId, t.bookingId)).status).toBe('CANCELLED');
+        // Paid before the cancel (kept: a cancelled booking is not refunded automatically) or after (refunded).
+        expect((await t.payment()).paidInCents).toBeLessThanOrEqual(2500);
+        expect((await checkBookingPayments(db, { organizationId: t.organizationId })).ok).toBe(true);
+      }
+    },
+    120_000,
+  );
 
   it('a failed balance link past its expiry: closed by the bookings sweep, its intent cancelled; the booking stays CONFIRMED', async () => {
     const t = await confirmedDeposit('link-expiry');
