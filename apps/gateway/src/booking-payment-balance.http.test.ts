@@ -13,7 +13,7 @@ import { createHarness, expectError, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 
 /**
- * A booking never keeps more than its total (CONTRACT-bookings.md, payments for bookings): a resent
+ * A booking never keeps more than its total: a resent
  * balance link paid twice, concurrent successes of every intent of one booking, and a customer's
  * cancel racing its payment's webhook, through the gateway with signed sandbox webhooks. The sandbox
  * processor is wrapped to record the refunds and cancellations it is asked for.

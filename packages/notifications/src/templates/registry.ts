@@ -407,7 +407,7 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
   {
     type: 'BOOKING_NOTIFICATION',
     description:
-      'Every booking email (CONTRACT-bookings.md 14.21), to the customer (requested, confirmed, payment required, declined, cancelled, expired, rescheduled, change requests) or the merchant (new request or booking, change requested, customer cancelled, refund required, late payment refunded). The default copy uses the event variables, so one override serves every event.',
+      'Every booking email, to the customer (requested, confirmed, payment required, declined, cancelled, expired, rescheduled, change requests) or the merchant (new request or booking, change requested, customer cancelled, refund required, late payment refunded). The default copy uses the event variables, so one override serves every event.',
     defaults: {
       subject: '{{ booking.eventTitle }}: {{ booking.serviceName }} ({{ booking.code }})',
       heading: '{{ booking.eventTitle }}',
