@@ -154,19 +154,29 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
           settleBookingPayment,
         });
         if (settled.outcome === 'booking') {
-          // Money taken for another amount, or after the booking's time was lost: a person reconciles it.
+          const ids = {
+            eventId: event.id,
+            organizationId: settled.organizationId,
+            salesRecordId: settled.salesRecordId,
+            paymentAttemptId: settled.paymentAttemptId,
+            result: settled.result,
+          };
+          // Money taken for another amount, or after some bookings' time was lost: a person reconciles it.
           if (settled.result === 'AMOUNT_MISMATCH' || settled.result === 'REFUND_REQUIRED')
-            logger.warn(
-              {
-                eventId: event.id,
-                organizationId: settled.organizationId,
-                salesRecordId: settled.salesRecordId,
-                paymentAttemptId: settled.paymentAttemptId,
-                result: settled.result,
-              },
-              'booking payment needs attention',
-            );
-          return undefined;
+            logger.warn(ids, 'booking payment needs attention');
+          // More than the booking can keep: refunded through the processor once this commits.
+          if (settled.result === 'REFUNDED') logger.warn(ids, 'booking payment not kept: refunding it');
+          const owed = settled.paymentActions ?? [];
+          if (owed.length === 0) return undefined;
+          return async () => {
+            for (const only of owed)
+              await runPaymentActions(deps.db, {
+                payments: deps.payments,
+                at: deps.clock.now(),
+                only,
+                logger,
+              });
+          };
         }
         // A correctly signed event for an intent no checkout made: another environment sharing the account?
         if (settled.outcome === 'unknown_intent')

@@ -1,4 +1,5 @@
 import type { ApiDeps } from '@commerce/api';
+import { retryOnAbort } from '@commerce/bookings';
 import { AppError, type Clock } from '@commerce/core';
 import { claimPaymentWebhookEvent } from '@commerce/db';
 import {
@@ -69,11 +70,15 @@ export async function applyPaymentEvent(
   receivedAt: Date,
 ): Promise<PaymentWebhookOutcome> {
   if (!isHandledPaymentEvent(event)) return 'ignored';
-  const applied = await deps.db.transaction().execute(async (trx) => {
-    if (!(await claimPaymentWebhookEvent(trx, event, receivedAt)))
-      return { outcome: 'duplicate' as const, followUp: undefined };
-    return { outcome: 'processed' as const, followUp: await deps.onPaymentEvent(trx, event) };
-  });
+  // A transaction PostgreSQL gave up to break a deadlock (or a serialization conflict) with a
+  // concurrent change of the same payment is run again here, never answered 500.
+  const applied = await retryOnAbort(() =>
+    deps.db.transaction().execute(async (trx) => {
+      if (!(await claimPaymentWebhookEvent(trx, event, receivedAt)))
+        return { outcome: 'duplicate' as const, followUp: undefined };
+      return { outcome: 'processed' as const, followUp: await deps.onPaymentEvent(trx, event) };
+    }),
+  );
   // After the commit: a processor call the event owes (a refund). Whatever fails stays owed for the worker.
   await applied.followUp?.();
   return applied.outcome;
@@ -139,6 +144,10 @@ export const paymentWebhookOpenApiPaths: Record<string, Record<string, unknown>>
         "`amount` or `currency` is not the payment attempt's (or is missing) is recorded but leaves the order",
         'unpaid. A success for an order cancelled before it was paid is refunded in full through the processor',
         'and the order becomes `paymentStatus: REFUNDED` (audited, no confirmation email, no stock taken).',
+        'A booking payment the booking cannot keep (it would take more than the open balance, its link was',
+        'closed while it was being paid, the booking was cancelled, or a late payment came for a booking that',
+        'started or lost its time) is recorded and refunded in full the same way. An event whose transaction',
+        'loses a deadlock with a concurrent change is applied again before the answer.',
         'Every other event type answers `200` with `outcome: "ignored"`.',
       ].join(' '),
       security: [],

@@ -23,6 +23,13 @@ import { type BookingNotifyContext, bookingPaymentPath, formatLocalInstant } fro
 export const PAYMENT_LINK_DAYS = 7;
 const MS_PER_DAY = 86_400_000;
 
+/**
+ * An automatic refund the processor has failed this many times (the worker's
+ * backoff: 1, 2, 4, 8 and 16 minutes, over half an hour) has finally failed:
+ * the booking reads `refundRequired` until a later try succeeds.
+ */
+export const REFUND_OVERDUE_TRIES = 5;
+
 /** The statuses of a checkout session that may still take a payment. */
 export const OPEN_SESSION_STATUSES = ['OPEN', 'BOUND', 'AWAITING_PAYMENT', 'PAYMENT_FAILED'] as const;
 
@@ -150,13 +157,14 @@ async function ensureSalesRecord(
 }
 
 /**
- * Locks the open checkout sessions of a booking's Sales record, in id order,
- * before the caller locks the booking: the order the webhook takes them in
- * (session, attempt, booking; orders' settle-payment-event), so a cancel,
- * expiry or new payment link racing a payment waits for it instead of
- * deadlocking with it. With `skipLocked`, answers false (locking nothing
- * further) when a session is busy elsewhere: the worker leaves that booking
- * for its next run.
+ * Locks the checkout sessions of a booking's Sales record (every one: a
+ * closed session's payment may still arrive, and closing a booking's payment
+ * cancels the attempts of all of them), in id order, before the caller locks
+ * the booking: the order the webhook takes them in (session, attempt,
+ * booking; orders' settle-payment-event), so a cancel, expiry or new payment
+ * link racing a payment waits for it instead of deadlocking with it. With
+ * `skipLocked`, answers false (locking nothing further) when a session is
+ * busy elsewhere: the worker leaves that booking for its next run.
  */
 export async function lockBookingPaymentSessions(
   trx: Kysely<Database>,
@@ -174,7 +182,6 @@ export async function lockBookingPaymentSessions(
     .select('s.id')
     .where('b.organization_id', '=', organizationId)
     .where('b.id', '=', bookingId)
-    .where('s.status', 'in', [...OPEN_SESSION_STATUSES])
     .orderBy('s.id');
   if (!options.skipLocked) {
     await open.forUpdate('s').execute();
@@ -209,26 +216,39 @@ export async function closeBookingPaymentLinks(
 
 /**
  * Closes every open checkout session of a Sales record (CANCELLED: its `c1_`
- * can no longer pay) and cancels their unpaid attempts, each owing the
+ * can no longer pay) and cancels the unpaid attempts of all its sessions (a
+ * failed one's too, whatever its session's state: its intent can still be
+ * confirmed by the browser holding its client secret), each owing the
  * processor the cancellation of its intent. Sessions are locked before their
  * attempts, the order payment-session and the webhook take them in.
+ *
+ * With `exceptSessionId` and `skipLocked` (the webhook closing the other
+ * links of a balance it just settled, holding its own session's lock), only
+ * the open sessions it can lock at once are closed: one busy elsewhere is
+ * settled or refused on its own (its payment cannot exceed the balance).
  */
 async function closeOpenSessions(
   trx: Kysely<Database>,
   ctx: BookingClockContext,
   salesRecordId: string,
+  options: { exceptSessionId?: string; skipLocked?: boolean } = {},
 ): Promise<OwedPaymentAction[]> {
   const sessions = await trx
     .selectFrom('checkout_sessions')
-    .select(['id'])
+    .select(['id', 'status'])
     .where('organization_id', '=', ctx.organizationId)
     .where('sales_record_id', '=', salesRecordId)
-    .where('status', 'in', [...OPEN_SESSION_STATUSES])
+    .$if(options.exceptSessionId !== undefined, (qb) => qb.where('id', '<>', options.exceptSessionId!))
+    .$if(options.skipLocked === true, (qb) => qb.where('status', 'in', [...OPEN_SESSION_STATUSES]))
     .orderBy('id')
     .forUpdate()
+    .$if(options.skipLocked === true, (qb) => qb.skipLocked())
     .execute();
   if (sessions.length === 0) return [];
   const sessionIds = sessions.map((session) => session.id);
+  const openIds = sessions
+    .filter((session) => (OPEN_SESSION_STATUSES as readonly string[]).includes(session.status))
+    .map((session) => session.id);
   const cancelled = await trx
     .updateTable('payment_attempts')
     .set({
@@ -243,13 +263,52 @@ async function closeOpenSessions(
     .where('status', 'in', ['PENDING', 'FAILED'])
     .returning(['organization_id', 'id'])
     .execute();
-  await trx
-    .updateTable('checkout_sessions')
-    .set({ status: 'CANCELLED', updated_at: ctx.at })
-    .where('organization_id', '=', ctx.organizationId)
-    .where('id', 'in', sessionIds)
-    .execute();
+  if (openIds.length > 0)
+    await trx
+      .updateTable('checkout_sessions')
+      .set({ status: 'CANCELLED', updated_at: ctx.at })
+      .where('organization_id', '=', ctx.organizationId)
+      .where('id', 'in', openIds)
+      .execute();
   return cancelled.map((row) => ({ organizationId: row.organization_id, paymentAttemptId: row.id }));
+}
+
+/**
+ * The webhook's close of the other links of a Sales record whose balance a
+ * payment just settled (in its transaction, holding that payment's session):
+ * the open sessions it can lock at once are CANCELLED and their unpaid
+ * attempts owe the cancellation of their intents, answered for the caller to
+ * make after the commit.
+ */
+export async function closeOtherPaymentLinks(
+  trx: Kysely<Database>,
+  ctx: BookingClockContext,
+  salesRecordId: string,
+  paidSessionId: string,
+): Promise<OwedPaymentAction[]> {
+  return closeOpenSessions(trx, ctx, salesRecordId, { exceptSessionId: paidSessionId, skipLocked: true });
+}
+
+/**
+ * What a Sales record keeps: the sum of its succeeded attempts, through its
+ * checkout sessions (a refunded attempt is REFUNDED, not SUCCEEDED).
+ */
+export async function keptInCents(
+  trx: Kysely<Database>,
+  organizationId: string,
+  salesRecordId: string,
+): Promise<number> {
+  const row = await trx
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('payment_attempts as a', (join) =>
+      join.onRef('a.organization_id', '=', 's.organization_id').onRef('a.checkout_session_id', '=', 's.id'),
+    )
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<string | number>('a.amount_in_cents'), eb.lit(0)).as('kept'))
+    .where('s.organization_id', '=', organizationId)
+    .where('s.sales_record_id', '=', salesRecordId)
+    .where('a.status', '=', 'SUCCEEDED')
+    .executeTakeFirstOrThrow();
+  return Number(row.kept);
 }
 
 /**
@@ -416,7 +475,12 @@ export const bookingPaymentSchema = z
     salesRecordId: z.string(),
     paymentStatus: z.enum(['NOT_REQUIRED', 'AWAITING_PAYMENT', 'PAID', 'FAILED', 'REFUNDED']),
     totalInCents: z.number().int(),
-    paidInCents: z.number().int().describe('What succeeded payments of the record took'),
+    paidInCents: z
+      .number()
+      .int()
+      .describe(
+        'What the booking keeps: its succeeded payments, net of those refunded; never above the total',
+      ),
     balanceDueInCents: z.number().int().describe('`totalInCents` − `paidInCents`, never negative'),
     paymentExpiresAt: z
       .string()
@@ -425,7 +489,9 @@ export const bookingPaymentSchema = z
     voidedAt: z.string().nullable().describe('When the payment was closed unpaid (expiry, cancellation)'),
     refundRequired: z
       .boolean()
-      .describe('A payment arrived after the booking expired and could not be honoured: refund it by hand'),
+      .describe(
+        'A payment the booking could not keep is still not refunded: its automatic refund has failed for over half an hour (still retried), or a payment was kept for a checkout some of whose bookings lost their time. Refund it by hand',
+      ),
   })
   .meta({ id: 'BookingPayment' });
 export type BookingPayment = z.infer<typeof bookingPaymentSchema>;
@@ -454,6 +520,13 @@ export async function readBookingPayments(
       'b.payment_expires_at',
       'b.voided_at',
       'b.refund_required',
+      sql<boolean>`exists (
+        select 1 from checkout_sessions s
+        join payment_attempts a on a.organization_id = s.organization_id and a.checkout_session_id = s.id
+        where s.organization_id = b.organization_id and s.sales_record_id = b.sales_record_id
+          and a.status = 'REFUNDED' and a.provider_action = 'REFUND'
+          and a.provider_action_tries >= ${REFUND_OVERDUE_TRIES}
+      )`.as('refund_overdue'),
       'r.id as sales_record_id',
       'r.payment_status',
       'r.total_in_cents',
@@ -483,8 +556,78 @@ export async function readBookingPayments(
       balanceDueInCents: Math.max(0, total - paid),
       paymentExpiresAt: row.payment_expires_at ? new Date(row.payment_expires_at).toISOString() : null,
       voidedAt: row.voided_at ? new Date(row.voided_at).toISOString() : null,
-      refundRequired: row.refund_required,
+      refundRequired: row.refund_required || Boolean(row.refund_overdue),
     });
   }
   return result;
+}
+
+export interface BookingPaymentReport {
+  /** Bookings with a Sales record that were looked at. */
+  bookingsChecked: number;
+  /** Bookings whose record keeps more than its total: the invariant broken. */
+  overpaid: {
+    organizationId: string;
+    bookingId: string;
+    salesRecordId: string;
+    totalInCents: number;
+    keptInCents: number;
+  }[];
+  /** Refunds of booking payments still owed to the processor (made by the worker, retried with backoff). */
+  refundsOwed: number;
+  ok: boolean;
+}
+
+/**
+ * The booking payment invariant: for every booking, what its Sales record
+ * keeps (the sum of its succeeded payments, net of refunded ones) is at most
+ * its total. Reads the whole database (or one tenant) in one query; used by
+ * `bench/check-booking-payments.ts` and the tests.
+ */
+export async function checkBookingPayments(
+  db: Kysely<Database>,
+  options: { organizationId?: string } = {},
+): Promise<BookingPaymentReport> {
+  const tenant = options.organizationId ?? null;
+  const { rows } = await sql<{
+    organization_id: string;
+    id: string;
+    sales_record_id: string;
+    total_in_cents: number;
+    kept_in_cents: string | number;
+  }>`
+    select b.organization_id, b.id, b.sales_record_id, r.total_in_cents,
+      coalesce((
+        select sum(a.amount_in_cents)
+        from checkout_sessions s
+        join payment_attempts a on a.organization_id = s.organization_id and a.checkout_session_id = s.id
+        where s.organization_id = b.organization_id and s.sales_record_id = b.sales_record_id
+          and a.status = 'SUCCEEDED'
+      ), 0) as kept_in_cents
+    from bookings b
+    join sales_records r on r.organization_id = b.organization_id and r.id = b.sales_record_id
+    where (${tenant}::text is null or b.organization_id = ${tenant}::text)
+  `.execute(db);
+  const owed = await sql<{ owed: string | number }>`
+    select count(*) as owed
+    from payment_attempts a
+    join checkout_sessions s on s.organization_id = a.organization_id and s.id = a.checkout_session_id
+    where s.sales_record_id is not null and a.provider_action = 'REFUND'
+      and (${tenant}::text is null or a.organization_id = ${tenant}::text)
+  `.execute(db);
+  const overpaid = rows
+    .filter((row) => Number(row.kept_in_cents) > row.total_in_cents)
+    .map((row) => ({
+      organizationId: row.organization_id,
+      bookingId: row.id,
+      salesRecordId: row.sales_record_id,
+      totalInCents: row.total_in_cents,
+      keptInCents: Number(row.kept_in_cents),
+    }));
+  return {
+    bookingsChecked: rows.length,
+    overpaid,
+    refundsOwed: Number(owed.rows[0]?.owed ?? 0),
+    ok: overpaid.length === 0,
+  };
 }

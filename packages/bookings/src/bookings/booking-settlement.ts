@@ -1,12 +1,13 @@
 import { formatMoney } from '@commerce/core';
-import type { Database } from '@commerce/db';
+import { type Database, recordAudit } from '@commerce/db';
 import { customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
-import type { BookingPaymentEvent, BookingSettlement } from '@commerce/orders';
+import { type BookingPaymentEvent, type BookingSettlement, owePaymentRefund } from '@commerce/orders';
 import type { Kysely, Selectable } from 'kysely';
 import { freeUnits, resourceLoad } from '../availability/capacity.ts';
 import { withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
+import { closeOtherPaymentLinks, keptInCents, OPEN_SESSION_STATUSES } from './booking-payments.ts';
 import { appendHistory } from './history.ts';
 import { type BookingNotifyContext, notifyBookingCustomer, notifyBookingMerchant } from './notify.ts';
 
@@ -106,21 +107,46 @@ async function sendReceipt(
   });
 }
 
+/** Why a booking payment is refunded in full instead of kept. */
+export type BookingRefundReason =
+  /** The balance it would pay was settled already (another link's payment, a concurrent one). */
+  | 'EXCEEDS_BALANCE'
+  /** Its link was closed while its customer was paying (a resent link, a closed balance link). */
+  | 'PAYMENT_CLOSED'
+  /** The booking was cancelled or declined: it takes no more money. */
+  | 'BOOKING_CLOSED'
+  /** A late payment (after expiry) for a booking that started, or whose time is no longer free. */
+  | 'LATE_PAYMENT';
+
 /**
  * Settles a verified payment event of a booking checkout (14.14, 14.15), in
  * the webhook's transaction, the session and attempt already locked by the
- * orders area: the attempt, the Sales record and every booking of the
- * checkout move together.
+ * orders area; the bookings of the checkout are locked next (before its Sales
+ * record), so concurrent payments of one booking, through any of its links,
+ * are judged one after the other against what it keeps. A booking never keeps
+ * more than its total:
  *
- * - Success (for the attempt's own amount and currency): attempt SUCCEEDED,
- *   session COMPLETED, record PAID. A PENDING_PAYMENT booking becomes
- *   CONFIRMED with its claim made permanent; an EXPIRED one (a late payment)
- *   is CONFIRMED with a new claim when its units are still free. A booking
- *   whose units are gone (or that was cancelled meanwhile) stays as it is,
- *   `refundRequired` set and the merchant emailed REFUND_REQUIRED: no
- *   automatic refund. A CONFIRMED booking (a balance link) stays CONFIRMED.
+ * - A success (for the attempt's own amount and currency) is kept when it
+ *   fits the open balance (total − what the record's succeeded payments
+ *   took): attempt SUCCEEDED, session COMPLETED, record PAID. A
+ *   PENDING_PAYMENT booking becomes CONFIRMED with its claim made permanent;
+ *   an EXPIRED one (a late payment) too, while its `startsAt` is ahead and
+ *   its units are free. A CONFIRMED booking (a balance link) stays CONFIRMED.
  *   Confirmed bookings email CONFIRMED (with a fresh management link) and the
- *   merchant NEW_BOOKING; every paid booking sends COMMERCE_PAYMENT_RECEIVED.
+ *   merchant NEW_BOOKING; every kept payment sends COMMERCE_PAYMENT_RECEIVED.
+ *   When it settles the balance, the other open links are closed (their
+ *   intents cancelled after the commit).
+ * - A success that cannot be kept is recorded and refunded in full: one that
+ *   exceeds the open balance, one of a link closed while its customer was
+ *   paying (the cancellation of its intent came too late), one for a
+ *   cancelled or declined booking, and a late payment whose booking started
+ *   or lost its time (the booking stays EXPIRED, the merchant is emailed
+ *   LATE_PAYMENT_REFUNDED). The attempt becomes REFUNDED with the refund owed
+ *   to the processor (answered in `paymentActions`, made after the commit and
+ *   retried by the worker), audited `booking.payment_refunded`.
+ * - A checkout of several bookings where some confirm and some lost their
+ *   time keeps the money; those are marked `refundRequired` and the merchant
+ *   emailed REFUND_REQUIRED (a person refunds their part).
  * - Failure: attempt FAILED, record FAILED, session PAYMENT_FAILED (a new
  *   payment session may start on the same intent until the window closes);
  *   bookings unchanged. A failure of a cancelled attempt changes nothing.
@@ -175,7 +201,62 @@ export async function settleBookingPayment(
   if (event.amountInCents !== attempt.amount_in_cents || event.currency !== attempt.currency)
     return { ...base, result: 'AMOUNT_MISMATCH' };
 
-  // The money is taken: whatever was owed to the processor (a cancellation of a closed payment) is not.
+  // The bookings before their Sales record, as a cancellation, an expiry and a payment link take them.
+  const bookings = await trx
+    .selectFrom('bookings')
+    .selectAll()
+    .where('organization_id', '=', ctx.organizationId)
+    .where('sales_record_id', '=', salesRecordId)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  const record = await trx
+    .selectFrom('sales_records')
+    .select(['total_in_cents', 'payment_status'])
+    .where('organization_id', '=', ctx.organizationId)
+    .where('id', '=', salesRecordId)
+    .executeTakeFirstOrThrow();
+  const kept = await keptInCents(trx, ctx.organizationId, salesRecordId);
+  const open = record.total_in_cents - kept;
+  const refund = (reason: BookingRefundReason) =>
+    refundBookingPayment(trx, ctx, input, bookings, { reason, keptInCents: kept, record });
+
+  if (attempt.amount_in_cents > open) return refund('EXCEEDS_BALANCE');
+  if (bookings.every((booking) => booking.status === 'CANCELLED' || booking.status === 'DECLINED'))
+    return refund('BOOKING_CLOSED');
+  // A balance link closed while its customer was paying: its payment is not the one asked for.
+  if (attempt.status === 'CANCELLED' && bookings.every((booking) => booking.status === 'CONFIRMED'))
+    return refund('PAYMENT_CLOSED');
+
+  // Where the payment would go: each booking confirmed (claimed for good), kept as it is, or lost.
+  const confirmed: BookingRow[] = [];
+  const lost: BookingRow[] = [];
+  let keeps = false;
+  for (const booking of bookings) {
+    if (booking.status === 'CONFIRMED') {
+      keeps = true;
+      continue;
+    }
+    const late = booking.status === 'EXPIRED';
+    const ahead = new Date(booking.starts_at).getTime() > ctx.at.getTime();
+    const confirmable = booking.status === 'PENDING_PAYMENT' || (late && ahead);
+    if (confirmable && (await claimForGood(trx, ctx, booking))) confirmed.push(booking);
+    else lost.push(booking);
+  }
+  if (confirmed.length === 0 && !keeps) {
+    // Nothing can take it: a late payment whose time is gone. The booking stays (or becomes) EXPIRED.
+    for (const booking of lost) {
+      if (booking.status !== 'PENDING_PAYMENT' && booking.status !== 'EXPIRED') continue;
+      if (booking.status === 'PENDING_PAYMENT') {
+        await expireLostBooking(trx, ctx, booking);
+        await releaseClaims(trx, ctx, { kind: 'BOOKING', id: booking.id });
+      }
+      await notifyBookingMerchant(trx, ctx, booking.id, 'LATE_PAYMENT_REFUNDED');
+    }
+    return refund('LATE_PAYMENT');
+  }
+
+  // Kept. The money is taken: whatever was owed to the processor (a cancellation of a closed payment) is not.
   await trx
     .updateTable('payment_attempts')
     .set({
@@ -199,24 +280,17 @@ export async function settleBookingPayment(
     .where('organization_id', '=', ctx.organizationId)
     .where('id', '=', salesRecordId)
     .execute();
+  // The balance is settled: no other link of it may take money any more.
+  const paymentActions =
+    attempt.amount_in_cents === open ? await closeOtherPaymentLinks(trx, ctx, salesRecordId, session.id) : [];
 
-  const bookings = await trx
-    .selectFrom('bookings')
-    .selectAll()
-    .where('organization_id', '=', ctx.organizationId)
-    .where('sales_record_id', '=', salesRecordId)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-  let refundRequired = false;
   for (const booking of bookings) {
     if (booking.status === 'CONFIRMED') {
       await sendReceipt(trx, ctx, booking, attempt.amount_in_cents, attempt.currency);
       continue;
     }
-    const late = booking.status === 'EXPIRED';
-    const confirmable = booking.status === 'PENDING_PAYMENT' || late;
-    if (confirmable && (await claimForGood(trx, ctx, booking))) {
+    if (confirmed.includes(booking)) {
+      const late = booking.status === 'EXPIRED';
       await trx
         .updateTable('bookings')
         .set({
@@ -238,31 +312,110 @@ export async function settleBookingPayment(
       await notifyBookingMerchant(trx, ctx, booking.id, 'NEW_BOOKING');
       continue;
     }
-    // Paid, but its time is gone (or it was cancelled, declined): the merchant refunds by hand.
-    refundRequired = true;
-    const status = booking.status === 'PENDING_PAYMENT' ? 'EXPIRED' : booking.status;
+    // Paid with the others of its checkout, but its time is gone (or it was cancelled): refunded by hand.
+    if (booking.status === 'PENDING_PAYMENT') {
+      await expireLostBooking(trx, ctx, booking);
+      await releaseClaims(trx, ctx, { kind: 'BOOKING', id: booking.id });
+    }
     await trx
       .updateTable('bookings')
-      .set({
-        status,
-        refund_required: true,
-        ...(status !== booking.status
-          ? {
-              history: appendHistory(ctx, {
-                from: booking.status,
-                to: status,
-                actor: 'WEBHOOK',
-                reason: 'CAPACITY_LOST',
-              }),
-            }
-          : {}),
-        updated_at: ctx.at,
-      })
+      .set({ refund_required: true, updated_at: ctx.at })
       .where('organization_id', '=', ctx.organizationId)
       .where('id', '=', booking.id)
       .execute();
-    if (status !== booking.status) await releaseClaims(trx, ctx, { kind: 'BOOKING', id: booking.id });
     await notifyBookingMerchant(trx, ctx, booking.id, 'REFUND_REQUIRED');
   }
-  return { ...base, result: refundRequired ? 'REFUND_REQUIRED' : 'PAID' };
+  return {
+    ...base,
+    result: lost.length > 0 ? 'REFUND_REQUIRED' : 'PAID',
+    ...(paymentActions.length > 0 ? { paymentActions } : {}),
+  };
+}
+
+/** A PENDING_PAYMENT booking whose payment came when its units were gone: EXPIRED, by the webhook. */
+async function expireLostBooking(trx: Kysely<Database>, ctx: BookingNotifyContext, booking: BookingRow) {
+  await trx
+    .updateTable('bookings')
+    .set({
+      status: 'EXPIRED',
+      history: appendHistory(ctx, {
+        from: booking.status,
+        to: 'EXPIRED',
+        actor: 'WEBHOOK',
+        reason: 'CAPACITY_LOST',
+      }),
+      updated_at: ctx.at,
+    })
+    .where('organization_id', '=', ctx.organizationId)
+    .where('id', '=', booking.id)
+    .execute();
+}
+
+/**
+ * A success the booking cannot keep, recorded and given back in full: the
+ * attempt REFUNDED with its refund owed to the processor (the orders area's
+ * mechanism: made after the commit, retried by the worker with backoff); a
+ * session still open CANCELLED (it takes no more money); a record that keeps
+ * nothing and was not paid REFUNDED; audited `booking.payment_refunded` on
+ * each booking of the checkout. No receipt is sent.
+ */
+async function refundBookingPayment(
+  trx: Kysely<Database>,
+  ctx: BookingNotifyContext,
+  input: BookingPaymentEvent,
+  bookings: readonly BookingRow[],
+  details: {
+    reason: BookingRefundReason;
+    keptInCents: number;
+    record: { total_in_cents: number; payment_status: string };
+  },
+): Promise<BookingSettlement> {
+  const { session, attempt, event } = input;
+  const salesRecordId = session.sales_record_id!;
+  await owePaymentRefund(trx, attempt, ctx.at);
+  await trx
+    .updateTable('checkout_sessions')
+    .set({ status: 'CANCELLED', updated_at: ctx.at })
+    .where('organization_id', '=', session.organization_id)
+    .where('id', '=', session.id)
+    .where('status', 'in', [...OPEN_SESSION_STATUSES])
+    .execute();
+  if (
+    details.keptInCents === 0 &&
+    (details.record.payment_status === 'AWAITING_PAYMENT' || details.record.payment_status === 'FAILED')
+  )
+    await trx
+      .updateTable('sales_records')
+      .set({ payment_status: 'REFUNDED', updated_at: ctx.at })
+      .where('organization_id', '=', ctx.organizationId)
+      .where('id', '=', salesRecordId)
+      .execute();
+  for (const booking of bookings) {
+    await recordAudit(trx, {
+      organizationId: ctx.organizationId,
+      actor: { userId: null, email: null },
+      action: 'booking.payment_refunded',
+      targetType: 'booking',
+      targetId: booking.id,
+      metadata: {
+        reason: details.reason,
+        salesRecordId,
+        paymentAttemptId: attempt.id,
+        amountInCents: attempt.amount_in_cents,
+        keptInCents: details.keptInCents,
+        totalInCents: details.record.total_in_cents,
+        bookingStatus: booking.status,
+        eventId: event.id,
+      },
+      at: ctx.at,
+    });
+  }
+  return {
+    outcome: 'booking',
+    organizationId: session.organization_id,
+    salesRecordId,
+    paymentAttemptId: attempt.id,
+    result: 'REFUNDED',
+    paymentActions: [{ organizationId: attempt.organization_id, paymentAttemptId: attempt.id }],
+  };
 }

@@ -3,6 +3,7 @@ import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import {
   createPaymentSession,
+  expireCheckoutSessions,
   findSessionByToken,
   runPaymentActions,
   settlePaymentEvent,
@@ -16,12 +17,14 @@ import { createHold, releaseHold } from '../holds/holds.ts';
 import { createHoldInputSchema } from '../holds/schemas.ts';
 import { createServiceInputSchema } from '../services/schemas.ts';
 import { createService } from '../services/write-service.ts';
-import { closeBookingPayment, readBookingPayments } from './booking-payments.ts';
+import { checkBookingPayments, closeBookingPayment, readBookingPayments } from './booking-payments.ts';
 import { settleBookingPayment } from './booking-settlement.ts';
+import { createChangeRequest } from './change-requests.ts';
 import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
 import { sendBookingPaymentLink } from './payment-link.ts';
-import { cancelBooking } from './transitions.ts';
+import { expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
+import { approveChangeRequest, cancelBooking } from './transitions.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;
@@ -866,7 +869,7 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
     expect(cancels).toEqual([]);
   });
 
-  it('late success after EXPIRED, units taken: PAID with refundRequired, merchant emailed REFUND_REQUIRED, no refund', async () => {
+  it('late success after EXPIRED, units taken: refunded in full automatically, EXPIRED kept, merchant emailed', async () => {
     const { organizationId, kayaks, serviceId } = await shop('pay-late-taken');
     const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
     const { provider, refunds } = fakeProvider();
@@ -874,19 +877,87 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
     await expire(organizationId, conversion.bookingId!, at(36));
     await hold(organizationId, serviceId, { at: at(37) });
     expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(40))).toMatchObject({
-      result: 'REFUND_REQUIRED',
+      result: 'REFUNDED',
+      paymentActions: [{ organizationId }],
     });
     const booking = await bookingRow(organizationId, conversion.bookingId!);
-    expect(booking).toMatchObject({ status: 'EXPIRED', refund_required: true });
+    expect(booking).toMatchObject({ status: 'EXPIRED', refund_required: false });
     expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
-      paymentStatus: 'PAID',
-      refundRequired: true,
+      paymentStatus: 'REFUNDED',
+      paidInCents: 0,
+      refundRequired: false,
     });
     expect(await liveUnits(organizationId, kayaks, at(41))).toBe(1);
     const emails = await bookingEmails(organizationId);
-    expect(emails.at(-1)).toMatchObject({ event: 'REFUND_REQUIRED', to: 'bookings@shop.example' });
+    expect(emails.at(-1)).toMatchObject({ event: 'LATE_PAYMENT_REFUNDED', to: 'bookings@shop.example' });
+    expect(emails.map((email) => email.type)).not.toContain('COMMERCE_PAYMENT_RECEIVED');
     await runPaymentActions(db, { payments: provider, at: at(41) });
-    expect(refunds).toEqual([]);
+    expect(refunds).toEqual([intentId]);
+    const audit = await db
+      .selectFrom('audit_logs')
+      .select(['action', 'target_id', 'metadata'])
+      .where('organization_id', '=', organizationId)
+      .where('action', 'like', 'booking.payment_refund%')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((row) => row.action)).toEqual([
+      'booking.payment_refunded',
+      'booking.payment_refund_issued',
+    ]);
+    expect(audit[0]).toMatchObject({ target_id: booking.id, metadata: { reason: 'LATE_PAYMENT' } });
+  });
+
+  it('late success after startsAt (units still free): EXPIRED kept, refunded in full, merchant emailed', async () => {
+    const { organizationId, serviceId } = await shop('pay-late-started');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const { provider, refunds } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    const started = new Date('2026-07-02T09:30:00Z');
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(started)).toMatchObject({
+      result: 'REFUNDED',
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking.status).toBe('EXPIRED');
+    expect(
+      (await claimsOf(organizationId, { booking_id: booking.id })).every((c) => c.released_at !== null),
+    ).toBe(true);
+    expect((await bookingEmails(organizationId)).at(-1)).toMatchObject({ event: 'LATE_PAYMENT_REFUNDED' });
+    await runPaymentActions(db, { payments: provider, at: started });
+    expect(refunds).toEqual([intentId]);
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paidInCents: 0,
+      refundRequired: false,
+    });
+  });
+
+  it('a late payment’s refund that keeps failing reads refundRequired until a later try succeeds', async () => {
+    const { organizationId, serviceId } = await shop('pay-late-refund-fails');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const { provider, refunds } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    const started = new Date('2026-07-02T09:30:00Z');
+    await webhook('payment_intent.succeeded', intentId, 2500)(started);
+    const failing: PaymentProvider = {
+      ...provider,
+      async refundPayment() {
+        throw Object.assign(new Error('processor down'), { code: 'PROVIDER_UNAVAILABLE' });
+      },
+    };
+    const read = async () =>
+      (await readBookingPayments(db, organizationId, [conversion.bookingId!])).get(conversion.bookingId!)!
+        .refundRequired;
+    let when = started.getTime();
+    for (let tryNumber = 1; tryNumber <= 5; tryNumber += 1) {
+      expect(await read()).toBe(false);
+      await runPaymentActions(db, { payments: failing, at: new Date(when) });
+      when += 3_600_000;
+    }
+    expect(await read()).toBe(true);
+    await runPaymentActions(db, { payments: provider, at: new Date(when) });
+    expect(refunds).toEqual([intentId]);
+    expect(await read()).toBe(false);
   });
 
   it('cancelling a CONFIRMED booking closes its open balance link: a cancelled booking takes no more money', async () => {
@@ -993,6 +1064,266 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
     expect(await refusal(() => sendBookingPaymentLink(db, linkCtx(), conversion.bookingId!))).toMatchObject({
       code: 'INVALID_STATE_TRANSITION',
     });
+  });
+});
+
+describe(`a booking keeps at most its total (${testDatabaseKind})`, () => {
+  /** A DEPOSIT booking (2,500: 500 now) CONFIRMED by its deposit, and a way to send balance links. */
+  async function confirmedDeposit(label: string) {
+    const { organizationId, serviceId } = await shop(label, {
+      checkout: { paymentMode: 'DEPOSIT', deposit: { percent: 20 } },
+    });
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const fake = fakeProvider();
+    const depositIntent = await pay(conversion.checkoutToken!, fake.provider, at(6));
+    await webhook('payment_intent.succeeded', depositIntent, 500)(at(7));
+    const bookingId = conversion.bookingId!;
+    const sendLink = async (when: Date) => {
+      await sendBookingPaymentLink(
+        db,
+        {
+          organizationId,
+          at: when,
+          email: EMAIL,
+          actor: { userId: 'usr_owner', email: 'owner@shop.example' },
+          staffUserId: null,
+        },
+        bookingId,
+      );
+      const emails = await bookingEmails(organizationId);
+      return /checkout\/pay\?token=(c1_[A-Za-z0-9_-]+)/.exec(emails.at(-1)!.text)![1]!;
+    };
+    const payment = async () => (await readBookingPayments(db, organizationId, [bookingId])).get(bookingId)!;
+    return { organizationId, bookingId, ...fake, depositIntent, sendLink, payment };
+  }
+
+  it('a resent link: the closed link’s success is refunded in full, the new link’s kept — exactly the total', async () => {
+    const t = await confirmedDeposit('keep-resent');
+    const link1 = await t.sendLink(at(20));
+    const intent1 = await pay(link1, t.provider, at(21));
+    const link2 = await t.sendLink(at(22));
+    const intent2 = await pay(link2, t.provider, at(23));
+    // The processor took link 1's payment before the cancellation reached it.
+    expect(await webhook('payment_intent.succeeded', intent1, 2000)(at(24))).toMatchObject({
+      result: 'REFUNDED',
+      paymentActions: [{ organizationId: t.organizationId }],
+    });
+    expect(await t.payment()).toMatchObject({ paidInCents: 500, balanceDueInCents: 2000 });
+    expect(await webhook('payment_intent.succeeded', intent2, 2000)(at(25))).toMatchObject({
+      result: 'PAID',
+    });
+    expect(await t.payment()).toMatchObject({
+      paymentStatus: 'PAID',
+      totalInCents: 2500,
+      paidInCents: 2500,
+      balanceDueInCents: 0,
+      refundRequired: false,
+    });
+    await runPaymentActions(db, { payments: t.provider, at: at(26) });
+    expect(t.refunds).toEqual([intent1]);
+    // Replays change nothing.
+    expect(await webhook('payment_intent.succeeded', intent1, 2000)(at(27))).toMatchObject({
+      result: 'UNCHANGED',
+    });
+    const audit = await db
+      .selectFrom('audit_logs')
+      .select(['action', 'target_id', 'metadata'])
+      .where('organization_id', '=', t.organizationId)
+      .where('action', '=', 'booking.payment_refunded')
+      .execute();
+    expect(audit).toEqual([
+      expect.objectContaining({
+        target_id: t.bookingId,
+        metadata: expect.objectContaining({
+          reason: 'PAYMENT_CLOSED',
+          amountInCents: 2000,
+          keptInCents: 500,
+        }),
+      }),
+    ]);
+    // The invariant checker agrees, and would name the booking had both payments been kept (today's bug).
+    expect(await checkBookingPayments(db, { organizationId: t.organizationId })).toEqual({
+      bookingsChecked: 1,
+      overpaid: [],
+      refundsOwed: 0,
+      ok: true,
+    });
+    await db
+      .updateTable('payment_attempts')
+      .set({ status: 'SUCCEEDED' })
+      .where('intent_id', '=', intent1)
+      .execute();
+    expect(await checkBookingPayments(db, { organizationId: t.organizationId })).toMatchObject({
+      ok: false,
+      overpaid: [{ bookingId: t.bookingId, totalInCents: 2500, keptInCents: 4500 }],
+    });
+  });
+
+  it('a success beyond the open balance is refunded; a link left open on a paid balance starts no payment (409)', async () => {
+    const t = await confirmedDeposit('keep-settled');
+    const link1 = await t.sendLink(at(20));
+    const intent1 = await pay(link1, t.provider, at(21));
+    const link2 = await t.sendLink(at(22));
+    const intent2 = await pay(link2, t.provider, at(23));
+    expect(await webhook('payment_intent.succeeded', intent2, 2000)(at(24))).toMatchObject({
+      result: 'PAID',
+    });
+    // Link 1's failed attempt, as a settlement that could not lock its session at once leaves it open.
+    const [session1] = await db
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('organization_id', '=', t.organizationId)
+      .where('total_in_cents', '=', 2000)
+      .orderBy('id')
+      .execute();
+    await db
+      .updateTable('checkout_sessions')
+      .set({ status: 'PAYMENT_FAILED' })
+      .where('id', '=', session1!.id)
+      .execute();
+    await db
+      .updateTable('payment_attempts')
+      .set({ status: 'FAILED', provider_action: null, provider_action_due_at: null })
+      .where('checkout_session_id', '=', session1!.id)
+      .execute();
+    expect(await refusal(() => pay(link1, t.provider, at(25)))).toMatchObject({
+      code: 'INVALID_STATE_TRANSITION',
+    });
+    // Its intent, confirmed anyway from the browser holding its secret: more than the open balance.
+    expect(await webhook('payment_intent.succeeded', intent1, 2000)(at(26))).toMatchObject({
+      result: 'REFUNDED',
+    });
+    expect(await t.payment()).toMatchObject({ paidInCents: 2500, balanceDueInCents: 0 });
+    await runPaymentActions(db, { payments: t.provider, at: at(27) });
+    expect(t.refunds).toEqual([intent1]);
+  });
+
+  it('a processor refusing to cancel a closed link’s intent because it succeeded: refunded, as for orders', async () => {
+    const t = await confirmedDeposit('keep-cancel-refused');
+    const link1 = await t.sendLink(at(20));
+    const intent1 = await pay(link1, t.provider, at(21));
+    await t.sendLink(at(22));
+    const succeeded: PaymentProvider = {
+      ...t.provider,
+      async cancelPaymentIntent(intentId) {
+        t.cancels.push(intentId);
+        return { outcome: 'not_cancelable', intentStatus: 'succeeded' };
+      },
+    };
+    await runPaymentActions(db, { payments: succeeded, at: at(23) });
+    expect(t.cancels).toEqual([intent1]);
+    expect(t.refunds).toEqual([intent1]);
+    const attempt = await db
+      .selectFrom('payment_attempts')
+      .select(['status', 'provider_action', 'refund_id'])
+      .where('intent_id', '=', intent1)
+      .executeTakeFirstOrThrow();
+    expect(attempt).toEqual({ status: 'REFUNDED', provider_action: null, refund_id: `re_${intent1}` });
+    expect(await webhook('payment_intent.succeeded', intent1, 2000)(at(24))).toMatchObject({
+      result: 'UNCHANGED',
+    });
+    expect(await t.payment()).toMatchObject({ paidInCents: 500, balanceDueInCents: 2000 });
+  });
+
+  it('a success for a cancelled booking is refunded: it takes no more money', async () => {
+    const t = await confirmedDeposit('keep-cancelled');
+    const link1 = await t.sendLink(at(20));
+    const intent1 = await pay(link1, t.provider, at(21));
+    await db.transaction().execute((trx) =>
+      cancelBooking(trx, { organizationId: t.organizationId, at: at(22), email: EMAIL }, t.bookingId, {
+        actor: 'MERCHANT',
+        userId: 'usr_owner',
+      }),
+    );
+    expect(await webhook('payment_intent.succeeded', intent1, 2000)(at(23))).toMatchObject({
+      result: 'REFUNDED',
+    });
+    expect(await t.payment()).toMatchObject({ paidInCents: 500 });
+    await runPaymentActions(db, { payments: t.provider, at: at(24) });
+    expect(t.refunds).toEqual([intent1]);
+  });
+
+  it.runIf(testDatabaseKind === 'postgres')(
+    'approving a cancel request racing its balance link’s success: never a deadlock (20 rounds, real connections)',
+    async () => {
+      for (let round = 0; round < 20; round += 1) {
+        const t = await confirmedDeposit(`race-approve-${round}`);
+        const intent = await pay(await t.sendLink(at(20)), t.provider, at(21));
+        const ctx = { organizationId: t.organizationId, at: at(22), email: EMAIL };
+        const requestId = await db.transaction().execute(async (trx) => {
+          const booking = await trx
+            .selectFrom('bookings')
+            .selectAll()
+            .where('id', '=', t.bookingId)
+            .forUpdate()
+            .executeTakeFirstOrThrow();
+          return createChangeRequest(trx, ctx, booking, { kind: 'CANCEL', actor: 'CUSTOMER' });
+        });
+        // Neither transaction is retried here: a deadlock would reject one of them with 40P01.
+        const [approved, paid] = await Promise.allSettled([
+          db
+            .transaction()
+            .setIsolationLevel('read committed')
+            .execute((trx) =>
+              approveChangeRequest(trx, { ...ctx, at: at(23) }, t.bookingId, requestId, {
+                actor: 'MERCHANT',
+                userId: 'usr_owner',
+              }),
+            ),
+          webhook('payment_intent.succeeded', intent, 2000)(at(23)),
+        ]);
+        expect([approved.status, paid.status]).toEqual(['fulfilled', 'fulfilled']);
+        expect((await bookingRow(t.organizationId, t.bookingId)).status).toBe('CANCELLED');
+        // Paid before the cancel (kept: a cancelled booking is not refunded automatically) or after (refunded).
+        expect((await t.payment()).paidInCents).toBeLessThanOrEqual(2500);
+        expect((await checkBookingPayments(db, { organizationId: t.organizationId })).ok).toBe(true);
+      }
+    },
+    120_000,
+  );
+
+  it('a failed balance link past its expiry: closed by the bookings sweep, its intent cancelled; the booking stays CONFIRMED', async () => {
+    const t = await confirmedDeposit('link-expiry');
+    const link = await t.sendLink(at(20));
+    const intent = await pay(link, t.provider, at(21));
+    await webhook('payment_intent.payment_failed', intent, 2000)(at(22));
+    const past = new Date(at(20).getTime() + 7 * 86_400_000 + 60_000);
+    await expireCheckoutSessions(db, { at: past, email: EMAIL });
+    expect(await expireBookingPaymentLinks(db, { at: past, email: EMAIL })).toBeGreaterThanOrEqual(1);
+    await runPaymentActions(db, { payments: t.provider, at: past });
+    expect(t.cancels).toContain(intent);
+    const session = await db
+      .selectFrom('checkout_sessions')
+      .select('status')
+      .where('organization_id', '=', t.organizationId)
+      .where('total_in_cents', '=', 2000)
+      .executeTakeFirstOrThrow();
+    expect(session.status).toBe('CANCELLED');
+    expect(await t.payment()).toMatchObject({ paidInCents: 500, balanceDueInCents: 2000 });
+    expect((await bookingRow(t.organizationId, t.bookingId)).status).toBe('CONFIRMED');
+    // A new link may be sent for the balance.
+    await t.sendLink(new Date(past.getTime() + 60_000));
+  });
+
+  it('a failed payment then the window’s expiry: the failed attempt’s intent is cancelled at the processor', async () => {
+    const { organizationId, serviceId } = await shop('expire-after-failure');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const { provider, cancels } = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, provider, at(6));
+    await webhook('payment_intent.payment_failed', intentId, 2500)(at(7));
+    // The worker's jobs past the window: the orders' checkout sweep, then the bookings sweep.
+    await expireCheckoutSessions(db, { at: at(40), email: EMAIL });
+    // (Other bookings of this file's database past their window expire too; this one is looked at.)
+    await expireBookingPaymentWindows(db, { at: at(40), email: EMAIL });
+    await runPaymentActions(db, { payments: provider, at: at(40) });
+    expect(cancels).toContain(intentId);
+    expect((await bookingRow(organizationId, conversion.bookingId!)).status).toBe('EXPIRED');
+    const attempt = await db
+      .selectFrom('payment_attempts')
+      .select(['status', 'provider_action'])
+      .where('intent_id', '=', intentId)
+      .executeTakeFirstOrThrow();
+    expect(attempt).toEqual({ status: 'CANCELLED', provider_action: null });
   });
 });
 

@@ -4,6 +4,7 @@ import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
 import { parseInstant } from '../availability/schemas.ts';
 import type { BookingClockContext } from '../context.ts';
 import { durationBetween, endAfter, toEpochMinutes } from '../time/zone.ts';
+import { lockBookingPaymentSessions } from './booking-payments.ts';
 import {
   type BookingDetail,
   type BookingRow,
@@ -327,6 +328,9 @@ async function actOnBooking(
   actor: 'CUSTOMER' | 'GUEST',
   request: CustomerActionRequest,
 ): Promise<{ outcome: 'APPLIED' | 'REQUESTED'; afterCommit?: () => Promise<void> }> {
+  // Its payment sessions before the booking, the order the payment webhook takes them in: a cancel
+  // racing a payment waits for it instead of deadlocking with it.
+  await lockBookingPaymentSessions(trx, ctx.organizationId, bookingId);
   const booking = await findBooking(trx, ctx.organizationId, bookingId, { forUpdate: true });
   if (!booking) throw bookingNotFoundForCustomer();
   const interval = request.kind === 'RESCHEDULE' ? rescheduleInterval(booking, request) : null;

@@ -3,6 +3,7 @@ import { canonicalJson, type Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { retryOnAbort } from '../capacity/capacity-lock.ts';
 import type { BookingClockContext } from '../context.ts';
+import { lockBookingPaymentSessions } from './booking-payments.ts';
 
 /**
  * Guest access to one booking through its `m1_` management token (14.17).
@@ -127,6 +128,10 @@ export async function runGuestMutation<T>(
 ): Promise<{ response: T; replayed: boolean; afterCommit?: () => Promise<void> }> {
   const fingerprint = guestActionFingerprint(action.body);
   return inRetriedTransaction(db, async (trx) => {
+    // The booking's payment sessions before the token: the payment webhook takes them first, then
+    // the booking, then (revoking unused tokens as it emails a fresh link) the token rows.
+    const peek = await findGuestAccess(trx, ctx, token);
+    await lockBookingPaymentSessions(trx, ctx.organizationId, peek.bookingId);
     const access = await findGuestAccess(trx, ctx, token, { forUpdate: true });
     if (access.consumedAction !== null) {
       if (access.consumedAction.route === action.route && access.consumedAction.fingerprint === fingerprint) {

@@ -25,7 +25,8 @@ export type BookingMerchantEvent =
   | 'NEW_BOOKING'
   | 'CHANGE_REQUESTED'
   | 'CUSTOMER_CANCELLED'
-  | 'REFUND_REQUIRED';
+  | 'REFUND_REQUIRED'
+  | 'LATE_PAYMENT_REFUNDED';
 
 /**
  * A bookings operation that may send email: the tenant, the instant, and
@@ -186,6 +187,11 @@ const MERCHANT_COPY: Record<BookingMerchantEvent, { title: string; message: stri
     title: 'Refund required',
     message:
       'A payment arrived after the booking had expired and its time could no longer be reserved. The booking stays expired; refund the payment.',
+  },
+  LATE_PAYMENT_REFUNDED: {
+    title: 'Late payment refunded',
+    message:
+      'A payment arrived after the booking had expired, when its time had started or could no longer be reserved. The booking stays expired; the payment is being refunded in full automatically.',
   },
 };
 

@@ -3,7 +3,11 @@ import type { Database } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import { type Kysely, sql } from 'kysely';
 import { setClaimClock } from '../capacity/capacity-lock.ts';
-import { lockBookingPaymentSessions } from './booking-payments.ts';
+import {
+  closeBookingPaymentLinks,
+  lockBookingPaymentSessions,
+  OPEN_SESSION_STATUSES,
+} from './booking-payments.ts';
 import { expireBooking } from './transitions.ts';
 
 /**
@@ -140,6 +144,79 @@ export async function expireBookingPaymentWindows(
   return expireDue(db, options, await dueBookings(db, options, 'PENDING_PAYMENT', 'payment_expires_at'));
 }
 
+/**
+ * Balance links past their expiry (the open checkout sessions of CONFIRMED
+ * bookings whose `expires_at` passed; the orders' session sweep leaves booking
+ * sessions alone): each closed as a new link or a cancellation closes it, in
+ * its own transaction taking the booking's sessions before the booking (one
+ * busy with a payment waits for the next run): the session CANCELLED and the
+ * intent of every unpaid attempt of the booking, a failed one's included,
+ * owed its cancellation, which the worker's checkout sweep makes. Answers
+ * how many bookings had links closed.
+ */
+export async function expireBookingPaymentLinks(
+  db: Kysely<Database>,
+  options: BookingSweepOptions,
+): Promise<number> {
+  const due = await db
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('bookings as b', (join) =>
+      join
+        .onRef('b.organization_id', '=', 's.organization_id')
+        .onRef('b.sales_record_id', '=', 's.sales_record_id'),
+    )
+    .select(['b.organization_id', 'b.id'])
+    .distinct()
+    .where('b.status', '=', 'CONFIRMED')
+    .where('s.status', 'in', [...OPEN_SESSION_STATUSES])
+    .where('s.expires_at', '<=', options.at)
+    .limit(options.batchSize ?? BOOKINGS_BATCH_SIZE)
+    .execute();
+  let closed = 0;
+  for (const row of due) {
+    const ctx = { organizationId: row.organization_id, at: options.at };
+    try {
+      const isClosed = await db
+        .transaction()
+        .setIsolationLevel('read committed')
+        .execute(async (trx) => {
+          if (!(await lockBookingPaymentSessions(trx, row.organization_id, row.id, { skipLocked: true })))
+            return false;
+          const booking = await trx
+            .selectFrom('bookings')
+            .select('status')
+            .where('organization_id', '=', row.organization_id)
+            .where('id', '=', row.id)
+            .forUpdate()
+            .skipLocked()
+            .executeTakeFirst();
+          if (booking?.status !== 'CONFIRMED') return false;
+          // Decided again under the locks: a link sent or paid meanwhile is no longer due.
+          const expired = await trx
+            .selectFrom('checkout_sessions as s')
+            .innerJoin('bookings as b', (join) =>
+              join
+                .onRef('b.organization_id', '=', 's.organization_id')
+                .onRef('b.sales_record_id', '=', 's.sales_record_id'),
+            )
+            .select('s.id')
+            .where('b.organization_id', '=', row.organization_id)
+            .where('b.id', '=', row.id)
+            .where('s.status', 'in', [...OPEN_SESSION_STATUSES])
+            .where('s.expires_at', '<=', options.at)
+            .executeTakeFirst();
+          if (!expired) return false;
+          await closeBookingPaymentLinks(trx, ctx, row.id);
+          return true;
+        });
+      if (isClosed) closed += 1;
+    } catch (error) {
+      options.logger?.error({ err: error, bookingId: row.id }, 'booking payment link expiry failed');
+    }
+  }
+  return closed;
+}
+
 /** `REQUESTED` bookings past `requestExpiresAt` → `EXPIRED` (emailed). */
 export async function expireBookingRequests(
   db: Kysely<Database>,
@@ -200,7 +277,7 @@ export interface RunningBookingSweeps {
 
 /**
  * Starts the bookings jobs on their cadences (14.20): hold expiry every
- * `BOOKINGS_SWEEP_INTERVAL_MS`, payment windows every 15 s, request expiry
+ * `BOOKINGS_SWEEP_INTERVAL_MS`, payment windows (and expired balance links) every 15 s, request expiry
  * and withdrawals every 60 s, pruning hourly. Each job repeats its batch
  * while batches come back full.
  */
@@ -226,8 +303,13 @@ export function startBookingSweeps(dependencies: {
   let stopped = false;
   const jobs = {
     holdsExpired: () => drain((at) => expireBookingHolds(db, { at, batchSize })),
-    paymentWindowsExpired: () =>
-      drain((at) => expireBookingPaymentWindows(db, { at, batchSize, email: dependencies.email, logger })),
+    paymentWindowsExpired: async () =>
+      (await drain((at) =>
+        expireBookingPaymentWindows(db, { at, batchSize, email: dependencies.email, logger }),
+      )) +
+      (await drain((at) =>
+        expireBookingPaymentLinks(db, { at, batchSize, email: dependencies.email, logger }),
+      )),
     requestsExpired: async () =>
       (await drain((at) => expireBookingRequests(db, { at, batchSize, email: dependencies.email, logger }))) +
       (await drain((at) => withdrawStartedChangeRequests(db, { at, batchSize }))),

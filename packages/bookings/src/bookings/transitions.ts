@@ -574,6 +574,8 @@ export async function approveChangeRequest(
   changeRequestId: string,
   by: TransitionBy,
 ): Promise<{ afterCommit: () => Promise<void> }> {
+  // Its payment sessions before the booking, as the payment webhook takes them (no deadlock with it).
+  await lockBookingPaymentSessions(trx, ctx.organizationId, bookingId);
   const booking = await lockBooking(trx, ctx, bookingId);
   const request = await lockPendingChangeRequest(trx, ctx, bookingId, changeRequestId);
   let afterCommit: () => Promise<void> = async () => {};

@@ -407,7 +407,7 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
   {
     type: 'BOOKING_NOTIFICATION',
     description:
-      'Every booking email (CONTRACT-bookings.md 14.21), to the customer (requested, confirmed, payment required, declined, cancelled, expired, rescheduled, change requests) or the merchant (new request or booking, change requested, customer cancelled, refund required). The default copy uses the event variables, so one override serves every event.',
+      'Every booking email, to the customer (requested, confirmed, payment required, declined, cancelled, expired, rescheduled, change requests) or the merchant (new request or booking, change requested, customer cancelled, refund required, late payment refunded). The default copy uses the event variables, so one override serves every event.',
     defaults: {
       subject: '{{ booking.eventTitle }}: {{ booking.serviceName }} ({{ booking.code }})',
       heading: '{{ booking.eventTitle }}',
@@ -420,7 +420,7 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
       CUSTOMER_NAME,
       variable(
         'booking.event',
-        'The event, in capitals: REQUEST_RECEIVED, CONFIRMED, PAYMENT_REQUIRED, DECLINED, CANCELLED, EXPIRED, RESCHEDULED, CHANGE_REQUEST_RECEIVED, CHANGE_REQUEST_APPROVED, CHANGE_REQUEST_DECLINED, NEW_REQUEST, NEW_BOOKING, CHANGE_REQUESTED, CUSTOMER_CANCELLED or REFUND_REQUIRED',
+        'The event, in capitals: REQUEST_RECEIVED, CONFIRMED, PAYMENT_REQUIRED, DECLINED, CANCELLED, EXPIRED, RESCHEDULED, CHANGE_REQUEST_RECEIVED, CHANGE_REQUEST_APPROVED, CHANGE_REQUEST_DECLINED, NEW_REQUEST, NEW_BOOKING, CHANGE_REQUESTED, CUSTOMER_CANCELLED, REFUND_REQUIRED or LATE_PAYMENT_REFUNDED',
         'CONFIRMED',
       ),
       variable('booking.eventTitle', "The event's title", 'Booking confirmed'),

@@ -201,7 +201,9 @@ async function armAttempt(
  * order is placed and no stock is held; the attempt pays the session's Sales
  * record, whose bookings the webhook moves. After a failure the same attempt
  * is re-armed and the record awaits payment again. A session its booking
- * closed (expired, cancelled, a newer payment link) is CANCELLED: 409.
+ * closed (expired, cancelled, a newer payment link) is CANCELLED: 409. A
+ * session asking for more than the record still owes (its balance paid
+ * meanwhile through another link) starts or re-arms no attempt: 409.
  */
 async function armBookingAttempt(
   trx: Kysely<Database>,
@@ -217,6 +219,7 @@ async function armBookingAttempt(
       .where('id', '=', session.sales_record_id!)
       .where('payment_status', '=', 'FAILED')
       .execute();
+  if (session.status === 'BOUND' || session.status === 'PAYMENT_FAILED') await assertBalanceDue(trx, session);
   if (session.status === 'BOUND') {
     payments.assertChargeable(session.total_in_cents, session.currency);
     const created = await trx
@@ -265,6 +268,47 @@ async function armBookingAttempt(
       ? 'This booking payment was closed: it takes no payment'
       : `A ${session.status} checkout session cannot start a payment`,
   );
+}
+
+/**
+ * A booking payment's session starts (or re-arms) an attempt only while its
+ * Sales record still owes at least the session's amount: a balance paid
+ * meanwhile through another link leaves nothing for this one to take (409).
+ * What the record kept is what its succeeded attempts took (refunded ones
+ * are REFUNDED, not SUCCEEDED).
+ */
+async function assertBalanceDue(trx: Kysely<Database>, session: CheckoutSession): Promise<void> {
+  const row = await trx
+    .selectFrom('sales_records as r')
+    .select([
+      'r.total_in_cents',
+      (eb) =>
+        eb
+          .selectFrom('checkout_sessions as s')
+          .innerJoin('payment_attempts as a', (join) =>
+            join
+              .onRef('a.organization_id', '=', 's.organization_id')
+              .onRef('a.checkout_session_id', '=', 's.id'),
+          )
+          .select((inner) =>
+            inner.fn.coalesce(inner.fn.sum<string | number>('a.amount_in_cents'), inner.lit(0)).as('kept'),
+          )
+          .whereRef('s.organization_id', '=', 'r.organization_id')
+          .whereRef('s.sales_record_id', '=', 'r.id')
+          .where('a.status', '=', 'SUCCEEDED')
+          .as('kept'),
+    ])
+    .where('r.organization_id', '=', session.organization_id)
+    .where('r.id', '=', session.sales_record_id!)
+    .executeTakeFirstOrThrow();
+  const open = row.total_in_cents - Number(row.kept ?? 0);
+  if (open < session.total_in_cents)
+    throw new AppError(
+      'INVALID_STATE_TRANSITION',
+      open <= 0
+        ? 'This booking has no balance due: it takes no payment'
+        : 'This booking payment asks for more than the balance due: it takes no payment',
+    );
 }
 
 const isCancelled = (attempt: PaymentAttempt) =>

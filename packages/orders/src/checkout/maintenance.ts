@@ -20,7 +20,9 @@ export interface SweepOptions {
 /**
  * Expires the sessions past `expires_at` that no payment is pending on (OPEN,
  * BOUND, PAYMENT_FAILED), releasing what they reserved (with BACK_IN_STOCK
- * emails for variants back from 0). A session awaiting a payment is left to
+ * emails for variants back from 0). A booking payment's sessions are left to
+ * the bookings worker, which closes them with their booking and cancels the
+ * intent of each, a failed one's included. A session awaiting a payment is left to
  * the webhook. Rows are claimed `for update skip locked`, so several workers
  * share the sweep. Returns how many sessions expired.
  */
@@ -30,6 +32,8 @@ export async function expireCheckoutSessions(db: Kysely<Database>, options: Swee
       .selectFrom('checkout_sessions')
       .select(['organization_id', 'id'])
       .where('status', 'in', [...EXPIRING_STATUSES])
+      // A booking payment's session is closed by the bookings worker, which also cancels its intent.
+      .where('sales_record_id', 'is', null)
       .where('expires_at', '<=', options.at)
       .orderBy('expires_at')
       .limit(options.batchSize ?? 100)

@@ -4,7 +4,7 @@ import type { PaymentProvider } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { intentRequestOf } from './create-payment-session.ts';
 import type { CheckoutMaintenanceLogger } from './maintenance.ts';
-import { refundAfterCancel } from './settle-payment-event.ts';
+import { owePaymentRefund, refundAfterCancel } from './settle-payment-event.ts';
 
 export interface PaymentActionOptions {
   payments: PaymentProvider;
@@ -162,19 +162,18 @@ async function clearAction(
         .where('provider_action', '=', 'CANCEL')
         .forUpdate()
         .executeTakeFirst();
-      // A booking payment is never refunded automatically (CONTRACT-bookings.md 14.14): its success
-      // webhook settles it as a late payment, so the cancellation is only cleared here.
-      if (owing && owing.order_id !== null) {
+      if (owing) {
         await trx
           .updateTable('payment_attempts')
           .set((eb) => ({ intent_id: eb.fn.coalesce('intent_id', eb.val(outcome.intentId)) }))
           .where('organization_id', '=', owing.organization_id)
           .where('id', '=', owing.id)
           .execute();
-        await refundAfterCancel(trx, owing, at, {
-          source: 'PROVIDER_INTENT_STATUS',
-          intentStatus: 'succeeded',
-        });
+        const metadata = { source: 'PROVIDER_INTENT_STATUS', intentStatus: 'succeeded' };
+        if (owing.order_id !== null) await refundAfterCancel(trx, owing, at, metadata);
+        // A booking payment whose session was closed (a resent link, expiry, cancellation) takes no
+        // money either: refunded in full, as a cancelled order's (docs/decisions.md, issue 23).
+        else await refundClosedBookingPayment(trx, owing, at, metadata);
         return true;
       }
     }
@@ -194,11 +193,12 @@ async function clearAction(
         .returning('order_id')
         .executeTakeFirst();
       if (cleared && claim.action === 'REFUND') {
+        const isOrder = cleared.order_id !== null;
         await recordAudit(trx, {
           organizationId: claim.organizationId,
           actor: SYSTEM_ACTOR,
-          action: 'order.payment_refund_issued',
-          targetType: 'order',
+          action: isOrder ? 'order.payment_refund_issued' : 'booking.payment_refund_issued',
+          targetType: isOrder ? 'order' : 'payment_attempt',
           targetId: cleared.order_id ?? claim.paymentAttemptId,
           metadata: {
             paymentAttemptId: claim.paymentAttemptId,
@@ -210,6 +210,40 @@ async function clearAction(
       }
     }
     return false;
+  });
+}
+
+/**
+ * A booking payment's intent succeeded although its session was closed (the
+ * processor refused to cancel it): the attempt REFUNDED, the refund owed,
+ * audited `booking.payment_refunded` on the session's Sales record.
+ */
+async function refundClosedBookingPayment(
+  trx: Kysely<Database>,
+  attempt: { organization_id: string; id: string; checkout_session_id: string; amount_in_cents: number },
+  at: Date,
+  metadata: Record<string, string>,
+): Promise<void> {
+  await owePaymentRefund(trx, attempt, at);
+  const session = await trx
+    .selectFrom('checkout_sessions')
+    .select('sales_record_id')
+    .where('organization_id', '=', attempt.organization_id)
+    .where('id', '=', attempt.checkout_session_id)
+    .executeTakeFirst();
+  await recordAudit(trx, {
+    organizationId: attempt.organization_id,
+    actor: SYSTEM_ACTOR,
+    action: 'booking.payment_refunded',
+    targetType: 'sales_record',
+    targetId: session?.sales_record_id ?? null,
+    metadata: {
+      reason: 'PAYMENT_CLOSED',
+      paymentAttemptId: attempt.id,
+      amountInCents: attempt.amount_in_cents,
+      ...metadata,
+    },
+    at,
   });
 }
 

@@ -31,17 +31,31 @@ export interface BookingPaymentEvent {
   email: CustomerEmailConfig;
 }
 
+/** A processor call a payment attempt owes (`provider_action`), made right after the commit that recorded it. */
+export interface OwedPaymentCall {
+  organizationId: string;
+  paymentAttemptId: string;
+}
+
 export interface BookingSettlement {
   outcome: 'booking';
   organizationId: string;
   salesRecordId: string;
   paymentAttemptId: string;
   /**
-   * `PAID`: the bookings confirmed (a late one claimed again); `FAILED`: the record FAILED, bookings
-   * unchanged; `REFUND_REQUIRED`: paid after expiry with no capacity left, the merchant emailed;
-   * `AMOUNT_MISMATCH`: nothing changed, a person reconciles; `UNCHANGED`: a replay.
+   * `PAID`: the bookings confirmed (a late one claimed again) or the balance paid; `FAILED`: the
+   * record FAILED, bookings unchanged; `REFUNDED`: the payment would have taken more than the open
+   * balance, or came for a booking that can no longer take it: recorded and refunded in full;
+   * `REFUND_REQUIRED`: kept for some bookings of the checkout while others lost their time (a person
+   * refunds those); `AMOUNT_MISMATCH`: nothing changed, a person reconciles; `UNCHANGED`: a replay.
    */
-  result: 'PAID' | 'FAILED' | 'REFUND_REQUIRED' | 'AMOUNT_MISMATCH' | 'UNCHANGED';
+  result: 'PAID' | 'FAILED' | 'REFUNDED' | 'REFUND_REQUIRED' | 'AMOUNT_MISMATCH' | 'UNCHANGED';
+  /**
+   * Processor calls the settlement made owed (the refund of this payment, the cancellation of the
+   * intents of other links it closed): the caller makes them after the commit (`runPaymentActions`,
+   * one call each); whatever fails stays owed and the worker retries it with backoff.
+   */
+  paymentActions?: OwedPaymentCall[];
 }
 
 export type BookingPaymentSettler = (
@@ -206,15 +220,15 @@ export async function settlePaymentEvent(
 }
 
 /**
- * The success of a cancelled order's intent (its webhook, or the processor's
- * refusal to cancel it): REFUNDED, the refund owed, audited with `metadata`.
- * The caller holds the attempt's lock.
+ * Records that a succeeded payment is given back in full: the attempt
+ * REFUNDED (it counts as paid nowhere any more) and its full refund owed to
+ * the processor, made after the commit by `runPaymentActions` and retried by
+ * the worker with backoff. The caller holds the attempt's lock and audits.
  */
-export async function refundAfterCancel(
+export async function owePaymentRefund(
   trx: Kysely<Database>,
-  attempt: Pick<PaymentAttempt, 'organization_id' | 'id' | 'order_id'>,
+  attempt: Pick<PaymentAttempt, 'organization_id' | 'id'>,
   at: Date,
-  metadata: Record<string, string | number | null>,
 ): Promise<void> {
   await trx
     .updateTable('payment_attempts')
@@ -228,6 +242,20 @@ export async function refundAfterCancel(
     .where('organization_id', '=', attempt.organization_id)
     .where('id', '=', attempt.id)
     .execute();
+}
+
+/**
+ * The success of a cancelled order's intent (its webhook, or the processor's
+ * refusal to cancel it): REFUNDED, the refund owed, audited with `metadata`.
+ * The caller holds the attempt's lock.
+ */
+export async function refundAfterCancel(
+  trx: Kysely<Database>,
+  attempt: Pick<PaymentAttempt, 'organization_id' | 'id' | 'order_id'>,
+  at: Date,
+  metadata: Record<string, string | number | null>,
+): Promise<void> {
+  await owePaymentRefund(trx, attempt, at);
   const order = await findOrder(trx, attempt.organization_id, attempt.order_id!, 'update');
   await setOrderPaymentStatus(trx, order, 'REFUNDED', at);
   await recordAudit(trx, {
