@@ -1,4 +1,4 @@
-import { tenantLinkBase } from '@commerce/notifications';
+import { type CustomerEmailConfig, tenantLinkBase } from '@commerce/notifications';
 import type { ApiContext } from './context.ts';
 
 /** The serialized origin of an http(s) URL, or undefined (a browser's `Origin: null`, garbage). */
@@ -29,4 +29,16 @@ export function hostedLinkBase(ctx: Pick<ApiContext, 'config' | 'observed'>): st
   return slug === undefined
     ? ctx.config.hostedCheckoutUrl
     : tenantLinkBase(ctx.config.hostedCheckoutUrl, slug);
+}
+
+/**
+ * What a request's customer emails need from configuration: the sender, the base of their links for
+ * the request's tenant, and the cap on booking emails to one recipient (BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR).
+ */
+export function customerEmailConfig(ctx: Pick<ApiContext, 'config' | 'observed'>): CustomerEmailConfig {
+  return {
+    emailFrom: ctx.config.email.from,
+    linkBase: hostedLinkBase(ctx),
+    bookingEmailsPerRecipientPerHour: ctx.config.email.bookingEmailsPerRecipientPerHour,
+  };
 }

@@ -24,7 +24,7 @@ import {
 import { customerOrderSchema } from '@commerce/orders';
 import { z } from 'zod';
 import type { ApiContext, CustomerIdentity } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { customerProcedure, router } from '../../trpc.ts';
 import { limitSignIn } from '../public/customer-auth.ts';
 
@@ -85,7 +85,7 @@ export const customerAccountRouter = router({
         {
           organizationId,
           at: ctx.clock.now(),
-          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+          email: customerEmailConfig(ctx),
         },
         ctx.customer.id,
         input,

@@ -7,7 +7,7 @@ import {
   previewAction,
   requestReturnActionSchema,
 } from '@commerce/orders';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Customer: actions'];
@@ -65,7 +65,7 @@ export const customerActionsRouter = router({
         {
           organizationId,
           returnWindowDays: settings.checkoutSettings.returnWindowDays,
-          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+          email: customerEmailConfig(ctx),
           at,
         },
         token,

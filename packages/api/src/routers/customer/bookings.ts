@@ -20,7 +20,7 @@ import {
 import { type ErrorCode, pageSchema } from '@commerce/core';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey, withIdempotency } from '@commerce/db';
 import type { ApiContext, CustomerIdentity } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { customerProcedure, router, tenantProcedure } from '../../trpc.ts';
 
 const ACCOUNT_TAGS = ['Customer: bookings'];
@@ -57,11 +57,7 @@ function notifyContext(ctx: ApiContext, organizationId: string): BookingNotifyCo
   return {
     organizationId,
     at: ctx.clock.now(),
-    email: {
-      emailFrom: ctx.config.email.from,
-      linkBase: hostedLinkBase(ctx),
-      bookingEmailsPerRecipientPerHour: ctx.config.email.bookingEmailsPerRecipientPerHour,
-    },
+    email: customerEmailConfig(ctx),
   };
 }
 

@@ -18,7 +18,7 @@ import {
   returnSchema,
 } from '@commerce/orders';
 import type { ApiContext, CustomerIdentity } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { customerProcedure, router } from '../../trpc.ts';
 
 const TAGS = ['Customer: returns'];
@@ -34,7 +34,7 @@ async function returnScope(ctx: ApiContext & { customer: CustomerIdentity }): Pr
       email: ctx.customer.email,
     },
     returnWindowDays: settings.checkoutSettings.returnWindowDays,
-    email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+    email: customerEmailConfig(ctx),
     at,
   };
 }

@@ -1,5 +1,5 @@
 import { paymentLinkPathSchema, paymentLinkSchema, sendBookingPaymentLink } from '@commerce/bookings';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: bookings'];
@@ -28,7 +28,7 @@ export const merchantBookingPaymentLinksRouter = router({
         {
           organizationId: ctx.tenant.organizationId,
           at: ctx.clock.now(),
-          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+          email: customerEmailConfig(ctx),
           actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
           sentByMerchant: true,
           staffUserId: ctx.membership.role === 'Staff' ? ctx.merchantUser.id : null,

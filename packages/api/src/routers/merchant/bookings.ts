@@ -40,7 +40,7 @@ import {
 import { runPaymentActions, taxProviderFor } from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: bookings'];
@@ -56,7 +56,7 @@ export function bookingTransitionContext(ctx: MerchantCtx): BookingTransitionCon
   return {
     organizationId: ctx.tenant.organizationId,
     at: ctx.clock.now(),
-    email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+    email: customerEmailConfig(ctx),
     // The merchant's own actions email the customer whatever the recipient's hourly cap.
     sentByMerchant: true,
     // A cancelled payment's intent is cancelled right after the commit (the checkout sweep retries it).

@@ -25,7 +25,7 @@ import {
 } from '@commerce/orders';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: fulfillments'];
@@ -40,7 +40,7 @@ function fulfillmentContext(
     organizationId: ctx.tenant.organizationId,
     actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
     at: ctx.clock.now(),
-    email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+    email: customerEmailConfig(ctx),
   };
 }
 

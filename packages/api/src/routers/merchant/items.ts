@@ -32,7 +32,7 @@ import { pageSchema } from '@commerce/core';
 import type { MerchantUser } from '@commerce/db';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const ITEMS = ['Merchant: items'];
@@ -274,7 +274,7 @@ export const merchantItemsRouter = router({
         ctx.db,
         {
           ...writeContext(ctx),
-          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+          email: customerEmailConfig(ctx),
         },
         itemId,
         variantId,

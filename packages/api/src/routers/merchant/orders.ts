@@ -22,7 +22,7 @@ import {
 } from '@commerce/orders';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: orders'];
@@ -110,7 +110,7 @@ export const merchantOrdersRouter = router({
     .mutation(({ ctx, input }) =>
       updateOrderStatus(ctx.db, writeContext(ctx), input, {
         payments: ctx.services.payments,
-        email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+        email: customerEmailConfig(ctx),
         ...(ctx.services.logger ? { logger: ctx.services.logger } : {}),
       }),
     ),

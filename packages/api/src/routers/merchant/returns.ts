@@ -15,7 +15,7 @@ import {
   returnSchema,
 } from '@commerce/orders';
 import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 
 const TAGS = ['Merchant: returns'];
@@ -34,7 +34,7 @@ function writeContext(
   return {
     organizationId: ctx.tenant.organizationId,
     actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
-    email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+    email: customerEmailConfig(ctx),
     at: ctx.clock.now(),
   };
 }

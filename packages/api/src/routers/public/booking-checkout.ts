@@ -9,7 +9,7 @@ import { readSessionCookie, validateSessionToken } from '@commerce/customers';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '@commerce/db';
 import { taxProviderFor } from '@commerce/orders';
 import type { ApiContext } from '../../context.ts';
-import { hostedAppOrigin, hostedLinkBase, httpOrigin } from '../../hosted-origin.ts';
+import { customerEmailConfig, hostedAppOrigin, httpOrigin } from '../../hosted-origin.ts';
 import { router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Public: bookings'];
@@ -82,11 +82,7 @@ export const publicBookingCheckoutRouter = router({
         {
           organizationId: ctx.tenant.organizationId,
           at: ctx.clock.now(),
-          email: {
-            emailFrom: ctx.config.email.from,
-            linkBase: hostedLinkBase(ctx),
-            bookingEmailsPerRecipientPerHour: ctx.config.email.bookingEmailsPerRecipientPerHour,
-          },
+          email: customerEmailConfig(ctx),
           customerId: await sessionCustomerId(ctx, ctx.tenant),
         },
         id,

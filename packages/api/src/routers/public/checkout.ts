@@ -22,8 +22,7 @@ import {
   unsubscribeFromCartReminders,
 } from '@commerce/orders';
 import { rateLimitKey } from '@commerce/rate-limit';
-import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { publicProcedure, router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Public: checkout'];
@@ -36,11 +35,6 @@ const SESSION_NOTE =
 
 const LINES_NOTE =
   'A line naming a `RENTAL` item is `400 VALIDATION_FAILED` (`lines.N.itemId`): rentals are booked through a booking service, never bought.';
-
-const email = (ctx: ApiContext) => ({
-  emailFrom: ctx.config.email.from,
-  linkBase: hostedLinkBase(ctx),
-});
 
 export const publicCheckoutRouter = router({
   create: tenantProcedure
@@ -121,7 +115,7 @@ export const publicCheckoutRouter = router({
     .mutation(({ ctx, input }) =>
       repriceCheckoutSession(
         ctx.db,
-        { organizationId: ctx.tenant.organizationId, at: ctx.clock.now(), email: email(ctx) },
+        { organizationId: ctx.tenant.organizationId, at: ctx.clock.now(), email: customerEmailConfig(ctx) },
         input,
       ),
     ),
@@ -154,7 +148,7 @@ export const publicCheckoutRouter = router({
         {
           organizationId: ctx.tenant.organizationId,
           at,
-          email: email(ctx),
+          email: customerEmailConfig(ctx),
           tax: taxProviderFor(ctx.config.checkout.taxProvider),
           taxIncludedInPrices: settings.checkoutSettings.taxIncludedInPrices,
           holdMinutes: ctx.config.checkout.holdMinutes,
@@ -189,7 +183,7 @@ export const publicCheckoutRouter = router({
     .mutation(({ ctx, input }) =>
       confirmFreeCheckout(
         ctx.db,
-        { organizationId: ctx.tenant.organizationId, at: ctx.clock.now(), email: email(ctx) },
+        { organizationId: ctx.tenant.organizationId, at: ctx.clock.now(), email: customerEmailConfig(ctx) },
         input,
       ),
     ),
@@ -228,7 +222,7 @@ export const publicCheckoutRouter = router({
       const { replayed, ...handoff } = await createPaymentSession(
         ctx.db,
         ctx.services.payments,
-        { at: ctx.clock.now(), email: email(ctx) },
+        { at: ctx.clock.now(), email: customerEmailConfig(ctx) },
         { ...input, idempotencyKey },
       );
       if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');

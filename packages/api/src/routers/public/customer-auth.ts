@@ -10,7 +10,7 @@ import {
 } from '@commerce/customers';
 import { rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Customer: sign-in'];
@@ -47,7 +47,7 @@ export async function limitSignIn(
 const challengeScope = (ctx: ApiContext, organizationId: string) => ({
   organizationId,
   at: ctx.clock.now(),
-  email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+  email: customerEmailConfig(ctx),
 });
 
 const NEUTRAL = [

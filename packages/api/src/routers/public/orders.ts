@@ -16,7 +16,7 @@ import {
   publicOrderSchema,
 } from '@commerce/orders';
 import type { ApiContext } from '../../context.ts';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { publicProcedure, router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Public: orders'];
@@ -60,7 +60,7 @@ export const publicOrdersRouter = router({
         {
           organizationId: ctx.tenant.organizationId,
           currency: settings.checkoutSettings.currency,
-          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+          email: customerEmailConfig(ctx),
           at,
         },
         input,

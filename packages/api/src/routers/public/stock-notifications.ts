@@ -7,7 +7,7 @@ import {
   unsubscribeResultSchema,
 } from '@commerce/catalog';
 import { z } from 'zod';
-import { hostedLinkBase } from '../../hosted-origin.ts';
+import { customerEmailConfig } from '../../hosted-origin.ts';
 import { publicProcedure, router, tenantProcedure } from '../../trpc.ts';
 
 const TAGS = ['Public: stock notifications'];
@@ -39,7 +39,7 @@ export const publicStockNotificationsRouter = router({
         {
           organizationId: ctx.tenant.organizationId,
           at: ctx.clock.now(),
-          email: { emailFrom: ctx.config.email.from, linkBase: hostedLinkBase(ctx) },
+          email: customerEmailConfig(ctx),
         },
         itemId,
         body,
