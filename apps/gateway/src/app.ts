@@ -23,6 +23,7 @@ import { mountHostedApp } from './hosted-app.ts';
 import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
 import { createResponseHeaders } from './response-headers.ts';
 import { mountRestRoutes } from './rest.ts';
+import { SANDBOX_NOTE, sandboxHeaders } from './sandbox.ts';
 import {
   applyPaymentEvent,
   type GatewayPaymentEventHandler,
@@ -54,7 +55,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const document = buildOpenApiDocument(router, routes, {
     version: deps.version,
     extraPaths: paymentWebhookOpenApiPaths,
-    notes: [INPUT_RULES],
+    notes: [INPUT_RULES, SANDBOX_NOTE],
   });
   const app = new Hono<GatewayEnv>();
 
@@ -69,7 +70,8 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
 
   // Every answer is data, never a page to render or frame (the docs page sets a policy of its own,
   // which stays); the security headers, the request id and CORS are applied as one record.
-  const responseHeaders = createResponseHeaders();
+  // A production process running sandbox providers marks every answer (sandbox.ts).
+  const responseHeaders = createResponseHeaders(sandboxHeaders(deps.config));
   app.use('*', async (c, next) => {
     const started = performance.now();
     const requestId = newId('req');

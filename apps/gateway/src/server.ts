@@ -14,6 +14,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { flushLogs } from './logger.ts';
+import { sandboxStartupWarning } from './sandbox.ts';
 
 export const VERSION = '0.1.0';
 /** How often expired checkout sessions and abandoned carts are looked for. */
@@ -162,6 +163,8 @@ export async function startGateway(
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${address.port}`;
   logger.info({ url, database: database.kind }, 'gateway listening');
+  const sandbox = sandboxStartupWarning(config);
+  if (sandbox) logger.warn(sandbox.fields, sandbox.message);
   flushLogs(logger);
 
   let closing: Promise<void> | undefined;
