@@ -206,7 +206,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     ...deps,
     paymentEvents: { apply: (event) => applyPaymentEvent(webhookDeps, event, deps.clock.now()) },
   };
-  const socketIp = createClientIp(deps.config.trustProxy);
+  const socketIp = createClientIp(deps.config.trustProxy, deps.config.rateLimit.ipv6Prefix);
   mountRestRoutes(app, router, routes, apiDeps, {
     trustProxyIp: socketIp,
     onDownloadError: (c, error) =>

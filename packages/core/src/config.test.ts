@@ -469,3 +469,12 @@ describe('sandbox providers in production (docs/decisions.md, "Sandbox providers
     }
   });
 });
+
+describe('RATE_LIMIT_IPV6_PREFIX', () => {
+  it('keys IPv6 clients on their /64 by default and reads a prefix of 16 to 128 bits', () => {
+    expect(loadConfig({}).rateLimit.ipv6Prefix).toBe(64);
+    expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '56' }).rateLimit.ipv6Prefix).toBe(56);
+    for (const value of ['8', '129', 'wide'])
+      expect(configErrorOf({ RATE_LIMIT_IPV6_PREFIX: value }).message).toContain('RATE_LIMIT_IPV6_PREFIX');
+  });
+});

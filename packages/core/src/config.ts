@@ -92,6 +92,8 @@ const configSchema = z
         message: 'must be memory, postgres or a redis:// URL',
       }),
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: positiveInt(600),
+    // Every per-client limit counts an IPv6 client by the network of this many leading bits.
+    RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(16).max(128).default(64),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL: positiveInt(5),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT: positiveInt(30),
     RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL: positiveInt(10),
@@ -302,6 +304,8 @@ export interface Config {
   rateLimit: {
     store: string;
     publicReadsPerMinute: number;
+    /** Per-client limits key an IPv6 client on its network of this prefix length (a /64 by default). */
+    ipv6Prefix: number;
     /** Customer sign-in (CONTRACT.md section 7): counts per tenant and email, and per tenant and client, per window. */
     signIn: {
       requestsPerEmail: number;
@@ -424,6 +428,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: {
       store: raw.RATE_LIMIT_STORE,
       publicReadsPerMinute: raw.RATE_LIMIT_PUBLIC_READS_PER_MINUTE,
+      ipv6Prefix: raw.RATE_LIMIT_IPV6_PREFIX,
       signIn: {
         requestsPerEmail: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL,
         requestsPerClient: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT,
