@@ -123,6 +123,8 @@ const configSchema = z
     HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
     HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
     HTTP_MAX_CONNECTIONS: positiveInt(1024),
+    // Room for an office NAT or a storefront's server behind one address, far below the total.
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt(64),
     TRUST_PROXY: z
       .string()
       .default('false')
@@ -353,7 +355,13 @@ export interface Config {
    * The HTTP server's limits: how long a client may take to send its headers, and its whole request
    * (responses, such as streamed exports, are not timed), and how many connections it may hold open.
    */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    maxConnections: number;
+    /** Connections one client address (an IPv6 client: its network) may hold open; newer ones are closed. */
+    maxConnectionsPerClient: number;
+  };
   /**
    * Which proxies' `X-Forwarded-For` entries to believe, as Express's `trust proxy`: a number of
    * hops counted from the socket (0: none, the socket's address is the client), or the addresses
@@ -462,6 +470,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
       maxConnections: raw.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerClient: raw.HTTP_MAX_CONNECTIONS_PER_CLIENT,
     },
     trustProxy: raw.TRUST_PROXY,
     logLevel: raw.LOG_LEVEL,
