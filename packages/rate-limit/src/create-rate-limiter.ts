@@ -19,6 +19,13 @@ export interface RateLimitRule {
 export interface RateLimiter {
   /** Consumes one point of `rule` for `key`; throws AppError.rateLimited(retryAfterSeconds) when exhausted. */
   consume(rule: RateLimitRule, key: string): Promise<void>;
+  /**
+   * Takes the one lease of `key` under `rule` (whose `points` must be 1) for at most
+   * `rule.durationSeconds`, in the shared store, so every process sees it; throws
+   * AppError.rateLimited (the lease's time left) while another holds it. The answer gives it back
+   * early; a lease never given back (a process that died) lapses with its duration.
+   */
+  lease(rule: RateLimitRule, key: string): Promise<() => Promise<void>>;
   /** Disconnects the redis client this limiter opened; a postgres pool stays with its owner. */
   close(): Promise<void>;
 }
@@ -123,24 +130,47 @@ export function createRateLimiter(
     return created;
   }
 
+  /** Consumes one point of `rule` for `key`, answering the limiter that counted it (the store, or the fallback). */
+  async function take(rule: RateLimitRule, key: string): Promise<RateLimiterAbstract> {
+    if (rule.name.length + 1 + key.length > MAX_STORED_KEY_LENGTH) {
+      throw new Error(`Rate limit key for "${rule.name}" is too long; build it with rateLimitKey()`);
+    }
+    const limiters = limitersFor(rule);
+    await firstRedisConnection;
+    try {
+      await consumeOrThrowRateLimited(limiters.store, key);
+      return limiters.store;
+    } catch (error) {
+      if (error instanceof AppError || !limiters.fallback) throw error;
+      // Fail soft, not open or closed: a store outage must neither take the API down nor
+      // lift the limits on sign-in, so each process keeps limiting from its own memory
+      // (limits then count per process). This is rate-limiter-flexible's insuranceLimiter,
+      // done here so the outage reaches `onStoreError` instead of passing unseen.
+      reportStoreError(error);
+      await consumeOrThrowRateLimited(limiters.fallback, key);
+      return limiters.fallback;
+    }
+  }
+
   return {
     async consume(rule, key) {
-      if (rule.name.length + 1 + key.length > MAX_STORED_KEY_LENGTH) {
-        throw new Error(`Rate limit key for "${rule.name}" is too long; build it with rateLimitKey()`);
-      }
-      const limiters = limitersFor(rule);
-      await firstRedisConnection;
-      try {
-        await consumeOrThrowRateLimited(limiters.store, key);
-      } catch (error) {
-        if (error instanceof AppError || !limiters.fallback) throw error;
-        // Fail soft, not open or closed: a store outage must neither take the API down nor
-        // lift the limits on sign-in, so each process keeps limiting from its own memory
-        // (limits then count per process). This is rate-limiter-flexible's insuranceLimiter,
-        // done here so the outage reaches `onStoreError` instead of passing unseen.
-        reportStoreError(error);
-        await consumeOrThrowRateLimited(limiters.fallback, key);
-      }
+      await take(rule, key);
+    },
+
+    async lease(rule, key) {
+      if (rule.points !== 1) throw new Error(`Lease rule "${rule.name}" must have 1 point`);
+      const counted = await take(rule, key);
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        // Refused attempts count too, so the key is cleared rather than given one point back; a store
+        // that fails meanwhile lets the lease lapse with its duration.
+        await counted.delete(key).then(
+          () => undefined,
+          (error: unknown) => reportStoreError(error),
+        );
+      };
     },
 
     async close() {
