@@ -51,7 +51,7 @@ describe('the hosted app', () => {
       expect(response.headers.get('x-request-id')).toMatch(/^req_/);
       // The page is the build's, with this answer's style nonce where React Aria reads it.
       expect(await response.text()).toBe(
-        INDEX.replace('<head>', `<head><meta name="csp-nonce" nonce="${nonce}">`),
+        INDEX.replace('<head>', `<head><meta property="csp-nonce" nonce="${nonce}">`),
       );
     }
     const policy = hostedContentSecurityPolicy('n');
@@ -67,7 +67,7 @@ describe('the hosted app', () => {
       expect(policy).not.toContain('unsafe-inline');
       const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/]{22}==)'/.exec(policy)?.[1];
       expect(nonce).toBeDefined();
-      expect(await response.text()).toContain(`<meta name="csp-nonce" nonce="${nonce}">`);
+      expect(await response.text()).toContain(`<meta property="csp-nonce" nonce="${nonce}">`);
       nonces.add(nonce!);
     }
     expect(nonces.size).toBe(3);

@@ -31,7 +31,7 @@ export const HOSTED_ROOT_LINK_PATHS = [
  * needs (its script and frames from js.stripe.com, 3-D Secure frames from hooks.stripe.com, its
  * API from api.stripe.com). No inline script: Vite emits none. The one inline style allowed is
  * the `<style>` element React Aria inserts (its press and scroll-lock rules), by this response's
- * `nonce`, never `'unsafe-inline'`: the page names the nonce in `<meta name="csp-nonce" nonce>`, which
+ * `nonce`, never `'unsafe-inline'`: the page names the nonce in `<meta property="csp-nonce" nonce>`, which
  * React Aria reads and sets on the elements it inserts.
  */
 export function hostedContentSecurityPolicy(nonce: string): string {
@@ -52,7 +52,7 @@ export function hostedContentSecurityPolicy(nonce: string): string {
 
 /** The page with this response's style nonce, where React Aria looks for it (first in `<head>`). */
 export function withStyleNonce(html: string, nonce: string): string {
-  return html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}<meta name="csp-nonce" nonce="${nonce}">`);
+  return html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}<meta property="csp-nonce" nonce="${nonce}">`);
 }
 
 /** An organization slug (packages/admin organizations/schemas.ts): `_app` and the like are never one. */
