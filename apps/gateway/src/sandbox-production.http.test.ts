@@ -54,6 +54,22 @@ describe('a production store on a real processor (no sandbox)', () => {
     const carriers = await shop.call('owner', 'GET', '/merchant/shipping/carriers');
     expect(await carriers.json()).toEqual({ data: [], nextCursor: null });
     expect(carriers.headers.get('x-sandbox')).toBeNull();
+    // No label can be quoted (or bought) from a carrier that is not there.
+    await expectError(
+      await shop.call(
+        'owner',
+        'POST',
+        '/merchant/orders/ord_01JZZZZZZZZZZZZZZZZZZZZZZZ/shipping-label/quote',
+        {
+          lines: [{ lineId: 'oli_x', quantity: 1 }],
+          package: { lengthMm: 300, widthMm: 200, heightMm: 100, loadedWeightGrams: 900 },
+          carrier: 'sandbox',
+          service: 'GROUND',
+        },
+      ),
+      503,
+      'PROVIDER_UNAVAILABLE',
+    );
     // Postage cannot be read from a carrier that is not there: 503, never sandbox money.
     await expectError(
       await shop.call('owner', 'GET', '/merchant/shipping/postage-balance'),
