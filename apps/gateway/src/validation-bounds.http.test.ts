@@ -57,7 +57,9 @@ describe('VALIDATION_FAILED with many issues', () => {
       json({ lines }, { 'x-organization-slug': shop.slug }),
     );
     expect(response.status).toBe(400);
-    const error = (await errorOf(response)) as { details?: { issues?: unknown[]; omittedIssueCount?: number } };
+    const error = (await errorOf(response)) as {
+      details?: { issues?: unknown[]; omittedIssueCount?: number };
+    };
     expect(error.details?.issues).toHaveLength(100);
     expect(error.details?.omittedIssueCount).toBeGreaterThan(0);
   });
