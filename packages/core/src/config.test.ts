@@ -267,16 +267,26 @@ describe('loadConfig refuses bad values, naming the variable', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       maxConnections: 1024,
+      maxConnectionsPerClient: 64,
     });
     expect(
       loadConfig({
         HTTP_HEADERS_TIMEOUT_MS: '500',
         HTTP_REQUEST_TIMEOUT_MS: '500',
         HTTP_MAX_CONNECTIONS: '2',
+        HTTP_MAX_CONNECTIONS_PER_CLIENT: '1',
       }).http,
-    ).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 500, maxConnections: 2 });
+    ).toEqual({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 500,
+      maxConnections: 2,
+      maxConnectionsPerClient: 1,
+    });
     expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' }).message).toContain('HTTP_HEADERS_TIMEOUT_MS');
     expect(configErrorOf({ HTTP_MAX_CONNECTIONS: '0' }).message).toContain('HTTP_MAX_CONNECTIONS');
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_CLIENT: '0' }).message).toContain(
+      'HTTP_MAX_CONNECTIONS_PER_CLIENT',
+    );
   });
 
   it('reads ADMIN_APP_ORIGIN as an origin, and refuses what is not an http(s) URL', () => {
