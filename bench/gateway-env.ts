@@ -140,6 +140,11 @@ export function productionGatewayEnv(options: {
     MERCHANT_JWT_AUDIENCE: jwt.audience,
     PAYMENT_WEBHOOK_SECRET: options.webhookSecret ?? `whsec_${jwt.secret}`,
     SMTP_URL: smtpSink,
+    // The bench pays with the sandbox's test card: a staging store, as production allows one.
+    PAYMENT_PROVIDER: 'sandbox',
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    // The load generator is one loopback client: its connections are capped by the process total only.
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: '1024',
   };
 }
 

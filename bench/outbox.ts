@@ -174,6 +174,8 @@ async function runOnce(sink: Sink, workers: number): Promise<RunResult> {
             LOG_LEVEL: settings.workerLogLevel,
             MERCHANT_JWT_SECRET: 'bench-outbox-merchant-secret-not-the-dev-one',
             PAYMENT_WEBHOOK_SECRET: 'whsec_bench_outbox',
+            PAYMENT_PROVIDER: 'sandbox',
+            ALLOW_SANDBOX_IN_PRODUCTION: 'true',
             ...(settings.concurrency ? { OUTBOX_CONCURRENCY: settings.concurrency } : {}),
           },
         }),

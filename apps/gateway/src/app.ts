@@ -24,6 +24,7 @@ import { mountHostedApp } from './hosted-app.ts';
 import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
 import { createResponseHeaders } from './response-headers.ts';
 import { mountRestRoutes } from './rest.ts';
+import { SANDBOX_NOTE, sandboxHeaders } from './sandbox.ts';
 import {
   applyPaymentEvent,
   type GatewayPaymentEventHandler,
@@ -55,7 +56,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const document = buildOpenApiDocument(router, routes, {
     version: deps.version,
     extraPaths: paymentWebhookOpenApiPaths,
-    notes: [INPUT_RULES],
+    notes: [INPUT_RULES, SANDBOX_NOTE],
   });
   const app = new Hono<GatewayEnv>();
 
@@ -70,7 +71,8 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
 
   // Every answer is data, never a page to render or frame (the docs page sets a policy of its own,
   // which stays); the security headers, the request id and CORS are applied as one record.
-  const responseHeaders = createResponseHeaders();
+  // A production process running sandbox providers marks every answer (sandbox.ts).
+  const responseHeaders = createResponseHeaders(sandboxHeaders(deps.config));
   app.use('*', async (c, next) => {
     const started = performance.now();
     const requestId = newId('req');
@@ -220,7 +222,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     ...deps,
     paymentEvents: { apply: (event) => applyPaymentEvent(webhookDeps, event, deps.clock.now()) },
   };
-  const socketIp = createClientIp(deps.config.trustProxy);
+  const socketIp = createClientIp(deps.config.trustProxy, deps.config.rateLimit.ipv6Prefix);
   mountRestRoutes(app, router, routes, apiDeps, {
     trustProxyIp: socketIp,
     onDownloadError: (c, error) =>

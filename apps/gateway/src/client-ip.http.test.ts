@@ -101,3 +101,46 @@ describe('client address with TRUST_PROXY as proxy CIDRs', () => {
     expect(await statuses(direct)).toEqual(spent);
   });
 });
+
+describe('IPv6 clients are keyed on their /64 (RATE_LIMIT_IPV6_PREFIX)', () => {
+  const gateway = gatewayWith(undefined);
+  it('counts every address of one /64 as one client, and another /64 apart', async () => {
+    const harness = gateway();
+    // A new address of the same /64 for every request: what one IPv6 customer can do at will.
+    const calls = Array.from(
+      { length: BUDGET + 1 },
+      (_, index) => () => read(harness, `2001:db8:aa:1:${(index + 1).toString(16)}::${index + 7}`),
+    );
+    expect(await statuses(calls)).toEqual(spent);
+    expect((await read(harness, '2001:db8:aa:1:ffff:ffff:ffff:ffff')).status).toBe(429);
+    expect((await read(harness, '2001:db8:aa:2::1')).status).toBe(200);
+  });
+
+  it('counts an IPv4-mapped IPv6 socket address as its IPv4 address', async () => {
+    const harness = gateway();
+    const calls = Array.from({ length: BUDGET }, () => () => read(harness, '::ffff:203.0.113.40'));
+    expect(await statuses(calls)).toEqual(spent.slice(0, BUDGET));
+    expect((await read(harness, '203.0.113.40')).status).toBe(429);
+  });
+});
+
+describe('RATE_LIMIT_IPV6_PREFIX=48', () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await createHarness({
+      env: { RATE_LIMIT_PUBLIC_READS_PER_MINUTE: String(BUDGET), RATE_LIMIT_IPV6_PREFIX: '48' },
+    });
+    await harness.provision('shop', 'owner@shop.test');
+  }, 60_000);
+  afterAll(async () => {
+    await harness.close();
+  });
+  it('counts a whole /48 as one client', async () => {
+    const calls = Array.from(
+      { length: BUDGET + 1 },
+      (_, index) => () => read(harness, `2001:db8:bb:${index + 1}::1`),
+    );
+    expect(await statuses(calls)).toEqual(spent);
+    expect((await read(harness, '2001:db8:bc::1')).status).toBe(200);
+  });
+});

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness.ts';
-import { HOSTED_CONTENT_SECURITY_POLICY } from './hosted-app.ts';
+import { hostedContentSecurityPolicy } from './hosted-app.ts';
 
 let built: Harness;
 let missing: Harness;
@@ -44,13 +44,33 @@ describe('the hosted app', () => {
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(response.headers.get('cache-control')).toBe('no-store');
-      expect(response.headers.get('content-security-policy')).toBe(HOSTED_CONTENT_SECURITY_POLICY);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1] ?? '';
+      expect(policy).toBe(hostedContentSecurityPolicy(nonce));
       expect(response.headers.get('x-frame-options')).toBe('DENY');
       expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-      expect(await response.text()).toBe(INDEX);
+      // The page is the build's, with this answer's style nonce where React Aria reads it.
+      expect(await response.text()).toBe(
+        INDEX.replace('<head>', `<head><meta property="csp-nonce" nonce="${nonce}">`),
+      );
     }
-    expect(HOSTED_CONTENT_SECURITY_POLICY).toContain("script-src 'self' https://js.stripe.com");
-    expect(HOSTED_CONTENT_SECURITY_POLICY).toContain("connect-src 'self' https://api.stripe.com");
+    const policy = hostedContentSecurityPolicy('n');
+    expect(policy).toContain("script-src 'self' https://js.stripe.com");
+    expect(policy).toContain("connect-src 'self' https://api.stripe.com");
+  });
+
+  it('allows the style element React Aria inserts by a nonce new with every answer, never unsafe-inline', async () => {
+    const nonces = new Set<string>();
+    for (let index = 0; index < 3; index++) {
+      const response = await built.app.request('/hosted/acme/checkout/c1_x');
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy).not.toContain('unsafe-inline');
+      const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/]{22}==)'/.exec(policy)?.[1];
+      expect(nonce).toBeDefined();
+      expect(await response.text()).toContain(`<meta property="csp-nonce" nonce="${nonce}">`);
+      nonces.add(nonce!);
+    }
+    expect(nonces.size).toBe(3);
   });
 
   it('serves hashed assets with a year of cache and nothing outside the assets folder', async () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,21 +29,31 @@ export const HOSTED_ROOT_LINK_PATHS = [
 /**
  * The page's policy: its own scripts, styles and requests, plus what Stripe's Payment Element
  * needs (its script and frames from js.stripe.com, 3-D Secure frames from hooks.stripe.com, its
- * API from api.stripe.com). No inline script: Vite emits none.
+ * API from api.stripe.com). No inline script: Vite emits none. The one inline style allowed is
+ * the `<style>` element React Aria inserts (its press and scroll-lock rules), by this response's
+ * `nonce`, never `'unsafe-inline'`: the page names the nonce in `<meta property="csp-nonce" nonce>`, which
+ * React Aria reads and sets on the elements it inserts.
  */
-export const HOSTED_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' https://js.stripe.com",
-  "style-src 'self'",
-  "img-src 'self' data: https://*.stripe.com",
-  "font-src 'self'",
-  "connect-src 'self' https://api.stripe.com",
-  'frame-src https://js.stripe.com https://hooks.stripe.com',
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function hostedContentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' https://js.stripe.com",
+    `style-src 'self' 'nonce-${nonce}'`,
+    "img-src 'self' data: https://*.stripe.com",
+    "font-src 'self'",
+    "connect-src 'self' https://api.stripe.com",
+    'frame-src https://js.stripe.com https://hooks.stripe.com',
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The page with this response's style nonce, where React Aria looks for it (first in `<head>`). */
+export function withStyleNonce(html: string, nonce: string): string {
+  return html.replace(/<head(\s[^>]*)?>/i, (head) => `${head}<meta property="csp-nonce" nonce="${nonce}">`);
+}
 
 /** An organization slug (packages/admin organizations/schemas.ts): `_app` and the like are never one. */
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -83,13 +94,17 @@ export function mountHostedApp(app: Hono<GatewayEnv>, options: { dir?: string } 
     const slug = c.req.param('orgSlug');
     if (slug !== undefined && !SLUG.test(slug)) return c.notFound();
     const html = await readIndex();
+    // A new nonce per answer (the page is never cached): 128 random bits.
+    const nonce = randomBytes(16).toString('base64');
     const headers = {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'content-security-policy': html === undefined ? "default-src 'none'" : HOSTED_CONTENT_SECURITY_POLICY,
+      'content-security-policy':
+        html === undefined ? "default-src 'none'" : hostedContentSecurityPolicy(nonce),
       'x-frame-options': 'DENY',
     };
-    return c.body(html ?? NOT_BUILT, html === undefined ? 503 : 200, headers);
+    if (html === undefined) return c.body(NOT_BUILT, 503, headers);
+    return c.body(withStyleNonce(html, nonce), 200, headers);
   };
 
   app.get(`${HOSTED_ASSET_PREFIX}*`, async (c) => {

@@ -64,8 +64,8 @@ export function addVary(record: HeaderRecord, value: string): void {
  * Starts each request's record with the security headers and its id (`start`, awaited only until
  * the security set is read), and applies it afterwards to any answer not built with it (`finish`).
  */
-export function createResponseHeaders() {
-  const ready = readSecureHeaders(apiSecureHeaders());
+export function createResponseHeaders(extra: HeaderRecord = {}) {
+  const ready = readSecureHeaders(apiSecureHeaders()).then((headers) => Object.assign(headers, extra));
   let security: HeaderRecord | undefined;
   return {
     async start(c: Context<GatewayEnv>): Promise<void> {

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server } from 'node:net';
 import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
@@ -13,7 +13,9 @@ import { serve } from '@hono/node-server';
 import type { AnyRouter } from '@trpc/server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { capConnectionsPerClient } from './connection-cap.ts';
 import { flushLogs } from './logger.ts';
+import { sandboxStartupWarning } from './sandbox.ts';
 
 export const VERSION = '0.1.0';
 /** How often expired checkout sessions and abandoned carts are looked for. */
@@ -161,11 +163,25 @@ export async function startGateway(
     );
     // Connections past the cap are closed as they arrive.
     listening.maxConnections = config.http.maxConnections;
+    // And one client's past its own cap (connection-cap.ts), said at most once a minute.
+    let lastRefusal = 0;
+    capConnectionsPerClient(listening as Server, {
+      maxPerClient: config.http.maxConnectionsPerClient,
+      ipv6Prefix: config.rateLimit.ipv6Prefix,
+      trustProxy: config.trustProxy,
+      onRefused: (clientKey) => {
+        if (Date.now() - lastRefusal < 60_000) return;
+        lastRefusal = Date.now();
+        logger.warn({ clientKey }, 'connections over HTTP_MAX_CONNECTIONS_PER_CLIENT closed');
+      },
+    });
   });
   const address = server.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host}:${address.port}`;
   logger.info({ url, database: database.kind }, 'gateway listening');
+  const sandbox = sandboxStartupWarning(config);
+  if (sandbox) logger.warn(sandbox.fields, sandbox.message);
   flushLogs(logger);
 
   let closing: Promise<void> | undefined;

@@ -270,6 +270,43 @@ describe(`POST ${PDF}`, () => {
   });
 });
 
+describe(`POST ${PDF}: one batch at a time per organization`, () => {
+  it('answers 429 with Retry-After to a second batch while the first is still being sent, then serves the next', async () => {
+    const first = await printableFulfillment(shop);
+    const second = await printableFulfillment(shop);
+    const foreign = await printableFulfillment(other);
+    // The first answer's body is not read yet: its batch is still being made (the stream waits on the client).
+    const running = await shop.call('owner', 'POST', PDF, { fulfillmentIds: [first, second] });
+    expect(running.status).toBe(200);
+    const refused = await shop.call('owner', 'POST', PDF, { fulfillmentIds: [second] });
+    await expectError(refused, 429, 'RATE_LIMIT_EXCEEDED');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(5);
+    // Another organization is not held up.
+    const elsewhere = await other.call('owner', 'POST', PDF, { fulfillmentIds: [foreign] });
+    expect(elsewhere.status).toBe(200);
+    expect(await pdfPageCount(new Uint8Array(await elsewhere.arrayBuffer()))).toBe(1);
+    // Once the first batch is sent, the next one is made.
+    expect(await pdfPageCount(new Uint8Array(await running.arrayBuffer()))).toBe(2);
+    const next = await shop.call('owner', 'POST', PDF, { fulfillmentIds: [second] });
+    expect(next.status).toBe(200);
+    expect(await pdfPageCount(new Uint8Array(await next.arrayBuffer()))).toBe(1);
+  });
+
+  it('gives the batch back when it is refused, so a corrected selection is served at once', async () => {
+    const good = await printableFulfillment(shop);
+    await expectError(
+      await shop.call('owner', 'POST', PDF, { fulfillmentIds: [good, 'ful_unknown'] }),
+      409,
+      'LABEL_BATCH_REJECTED',
+    );
+    const response = await shop.call('owner', 'POST', PDF, { fulfillmentIds: [good] });
+    expect(response.status).toBe(200);
+    expect(await pdfPageCount(new Uint8Array(await response.arrayBuffer()))).toBe(1);
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('documents the three routes with their media types, security and codes', async () => {
     const document = await expectJson<{

@@ -85,7 +85,8 @@ export async function createHarness(
     logs,
     token: ({ email, sub, name }) =>
       mintDevToken({
-        secret: DEVELOPMENT_JWT_SECRET,
+        // Production refuses the development secret: a production harness names a secret of its own.
+        secret: config.merchantJwt.secret ?? DEVELOPMENT_JWT_SECRET,
         issuer: config.merchantJwt.issuer,
         audience: config.merchantJwt.audience,
         subject: sub ?? `test|${email}`,

@@ -44,5 +44,8 @@ export default function setup(): void {
     execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build'], {
       cwd: root,
       stdio: 'inherit',
+      // The bundle that ships: vitest sets NODE_ENV=test, and Vite would build a test-mode bundle
+      // (React Aria, for one, leaves out the style element it inserts in the browser).
+      env: { ...process.env, NODE_ENV: 'production' },
     });
 }

@@ -97,6 +97,11 @@ try {
   process.exit(1);
 }
 logger.info({ database: database.kind }, 'worker running');
+if (config.sandboxInProduction.length > 0)
+  logger.warn(
+    { setting: 'ALLOW_SANDBOX_IN_PRODUCTION', sandboxProviders: config.sandboxInProduction },
+    'ALLOW_SANDBOX_IN_PRODUCTION=true: production is running sandbox providers; no real money is taken',
+  );
 
 let isShuttingDown = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

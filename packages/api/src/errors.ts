@@ -1,9 +1,30 @@
-import { AppError, formatIssuePath, isAppError } from '@commerce/core';
+import { AppError, formatIssuePath, isAppError, MAX_VALIDATION_ISSUES } from '@commerce/core';
 import { TRPCError } from '@trpc/server';
 
 interface IssueLike {
   path: readonly PropertyKey[];
   message: string;
+  code?: string;
+  keys?: readonly string[];
+}
+
+/** Unknown keys an `Unrecognized keys` message names at most, each shown up to `KEY_SHOWN` characters. */
+const KEYS_LISTED = MAX_VALIDATION_ISSUES;
+const KEY_SHOWN = 64;
+
+/**
+ * The issue's message, bounded: zod names every unknown key of a body in one message, so 60,000 keys
+ * would make one message of most of a megabyte. The first keys are listed, then how many more.
+ */
+function issueMessage(issue: IssueLike): string {
+  if (issue.code !== 'unrecognized_keys' || !Array.isArray(issue.keys)) return issue.message;
+  const keys = issue.keys;
+  if (keys.length <= KEYS_LISTED && keys.every((key) => key.length <= KEY_SHOWN)) return issue.message;
+  const shown = keys
+    .slice(0, KEYS_LISTED)
+    .map((key) => JSON.stringify(key.length > KEY_SHOWN ? `${key.slice(0, KEY_SHOWN)}…` : key));
+  const more = keys.length - shown.length;
+  return `Unrecognized key${keys.length === 1 ? '' : 's'}: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 function zodIssues(value: unknown): IssueLike[] | undefined {
@@ -36,7 +57,7 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
     if (error.code === 'BAD_REQUEST' && issues) {
       return {
         appError: AppError.validation(
-          issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
+          issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issueMessage(issue) })),
         ),
         unexpected: false,
       };

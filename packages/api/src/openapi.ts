@@ -53,7 +53,8 @@ const errorEnvelopeSchema = {
         details: {
           type: 'object',
           additionalProperties: true,
-          description: 'For VALIDATION_FAILED: `{ issues: [{ path, message }] }`',
+          description:
+            'For VALIDATION_FAILED: `{ issues: [{ path, message }], omittedIssueCount? }`: at most 100 issues, the first ones; `omittedIssueCount` says how many more there were (absent when none were left out). An unknown-keys issue names at most 100 keys, then how many more.',
         },
       },
     },

@@ -142,7 +142,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       MERCHANT_JWKS_URL: 'https://id.example.com/.well-known/jwks.json',
-      PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+      ...STRIPE,
       SMTP_URL: SMTP,
     });
     expect(config.env).toBe('production');
@@ -154,7 +154,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
-      PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+      ...STRIPE,
       SMTP_URL: SMTP,
     });
     expect(config.merchantJwt.secret).toBe(PRODUCTION_SECRET);
@@ -170,7 +170,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     const production = {
       NODE_ENV: 'production',
       MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
-      PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+      ...STRIPE,
     };
     expect(configErrorOf(production).message).toMatch(/SMTP_URL: is required in production/);
     expect(loadConfig({ ...production, SMTP_URL: SMTP }).email.smtpUrl).toBe(SMTP);
@@ -236,7 +236,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
       loadConfig({
         NODE_ENV: 'production',
         MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
-        PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+        ...STRIPE,
         SMTP_URL: SMTP,
       }).host,
     ).toBe('0.0.0.0');
@@ -267,16 +267,26 @@ describe('loadConfig refuses bad values, naming the variable', () => {
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       maxConnections: 1024,
+      maxConnectionsPerClient: 64,
     });
     expect(
       loadConfig({
         HTTP_HEADERS_TIMEOUT_MS: '500',
         HTTP_REQUEST_TIMEOUT_MS: '500',
         HTTP_MAX_CONNECTIONS: '2',
+        HTTP_MAX_CONNECTIONS_PER_CLIENT: '1',
       }).http,
-    ).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 500, maxConnections: 2 });
+    ).toEqual({
+      headersTimeoutMs: 500,
+      requestTimeoutMs: 500,
+      maxConnections: 2,
+      maxConnectionsPerClient: 1,
+    });
     expect(configErrorOf({ HTTP_HEADERS_TIMEOUT_MS: '40000' }).message).toContain('HTTP_HEADERS_TIMEOUT_MS');
     expect(configErrorOf({ HTTP_MAX_CONNECTIONS: '0' }).message).toContain('HTTP_MAX_CONNECTIONS');
+    expect(configErrorOf({ HTTP_MAX_CONNECTIONS_PER_CLIENT: '0' }).message).toContain(
+      'HTTP_MAX_CONNECTIONS_PER_CLIENT',
+    );
   });
 
   it('reads ADMIN_APP_ORIGIN as an origin, and refuses what is not an http(s) URL', () => {
@@ -404,5 +414,77 @@ describe('OUTBOX_CONCURRENCY', () => {
 
   it.each(['0', '101', '2.5', 'many'])('refuses OUTBOX_CONCURRENCY=%s', (value) => {
     expect(configErrorOf({ OUTBOX_CONCURRENCY: value }).message).toContain('OUTBOX_CONCURRENCY');
+  });
+});
+
+describe('sandbox providers in production (docs/decisions.md, "Sandbox providers in production")', () => {
+  const production = {
+    NODE_ENV: 'production',
+    MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
+    PAYMENT_WEBHOOK_SECRET: PRODUCTION_WEBHOOK_SECRET,
+    SMTP_URL: SMTP,
+  };
+
+  it('refuses production without PAYMENT_PROVIDER: the sandbox is never its default', () => {
+    expect(configErrorOf(production).message).toMatch(/PAYMENT_PROVIDER: is required in production/);
+  });
+
+  it('refuses production with PAYMENT_PROVIDER=sandbox, and with a sandbox tax, distance or carrier', () => {
+    expect(configErrorOf({ ...production, PAYMENT_PROVIDER: 'sandbox' }).message).toMatch(
+      /PAYMENT_PROVIDER: sandbox is refused in production unless ALLOW_SANDBOX_IN_PRODUCTION=true/,
+    );
+    for (const name of ['TAX_PROVIDER', 'DISTANCE_PROVIDER', 'CARRIER_PROVIDER']) {
+      expect(configErrorOf({ ...production, ...STRIPE, [name]: 'sandbox' }).message).toContain(
+        `${name}: sandbox is refused in production`,
+      );
+    }
+    expect(
+      configErrorOf({ ...production, PAYMENT_PROVIDER: 'sandbox', ALLOW_SANDBOX_IN_PRODUCTION: 'false' })
+        .message,
+    ).toContain('PAYMENT_PROVIDER: sandbox is refused in production');
+  });
+
+  it('starts production on a real processor with no carrier or distance provider, and marks nothing', () => {
+    const config = loadConfig({ ...production, ...STRIPE });
+    expect(config.payments.provider).toBe('stripe');
+    expect(config.carrier.provider).toBe('none');
+    expect(config.distance.provider).toBe('none');
+    expect(config.checkout.taxProvider).toBe('none');
+    expect(config.sandboxInProduction).toEqual([]);
+  });
+
+  it('runs the sandbox in production with ALLOW_SANDBOX_IN_PRODUCTION=true, naming what it runs', () => {
+    const config = loadConfig({
+      ...production,
+      PAYMENT_PROVIDER: 'sandbox',
+      TAX_PROVIDER: 'sandbox',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    });
+    expect(config.payments.provider).toBe('sandbox');
+    expect(config.carrier.provider).toBe('sandbox');
+    expect(config.distance.provider).toBe('sandbox');
+    expect(config.sandboxInProduction).toEqual(['payment', 'tax', 'distance', 'carrier']);
+    // A staging store may still take real payments and only use the sandbox carrier.
+    const stripe = loadConfig({ ...production, ...STRIPE, ALLOW_SANDBOX_IN_PRODUCTION: 'true' });
+    expect(stripe.sandboxInProduction).toEqual(['distance', 'carrier']);
+  });
+
+  it('keeps the sandbox the unmarked default outside production', () => {
+    for (const NODE_ENV of ['development', 'test']) {
+      const config = loadConfig({ NODE_ENV });
+      expect(config.payments.provider).toBe('sandbox');
+      expect(config.carrier.provider).toBe('sandbox');
+      expect(config.distance.provider).toBe('sandbox');
+      expect(config.sandboxInProduction).toEqual([]);
+    }
+  });
+});
+
+describe('RATE_LIMIT_IPV6_PREFIX', () => {
+  it('keys IPv6 clients on their /64 by default and reads a prefix of 16 to 128 bits', () => {
+    expect(loadConfig({}).rateLimit.ipv6Prefix).toBe(64);
+    expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '56' }).rateLimit.ipv6Prefix).toBe(56);
+    for (const value of ['8', '129', 'wide'])
+      expect(configErrorOf({ RATE_LIMIT_IPV6_PREFIX: value }).message).toContain('RATE_LIMIT_IPV6_PREFIX');
   });
 });

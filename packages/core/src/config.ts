@@ -20,6 +20,9 @@ const proxyAddressSchema = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()])
 const isProxyAddress = (entry: string) =>
   PROXY_RANGE_NAMES.has(entry) || proxyAddressSchema.safeParse(entry).success;
 
+const truthy = (value: string | undefined, fallback: boolean) =>
+  value === undefined ? fallback : value === 'true' || value === '1';
+
 const defaultHost = (nodeEnv: string) => (nodeEnv === 'production' ? '0.0.0.0' : '127.0.0.1');
 
 /** Whether a bind address takes connections from this machine only. */
@@ -56,7 +59,10 @@ const configSchema = z
     PLATFORM_ADMIN_TOKEN: optionalString.pipe(z.string().min(24).optional()),
     SMTP_URL: optionalUrl,
     EMAIL_FROM: z.string().default('Commerce <no-reply@commerce.test>'),
-    PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    // Unset: the sandbox outside production; production must name it (see the refinement below).
+    PAYMENT_PROVIDER: optionalString.pipe(z.enum(['sandbox', 'stripe']).optional()),
+    // The one setting under which a production process runs sandbox providers (a staging store).
+    ALLOW_SANDBOX_IN_PRODUCTION: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     PAYMENT_WEBHOOK_SECRET: z.string().min(1).default(DEV_WEBHOOK_SECRET),
     STRIPE_SECRET_KEY: optionalString.pipe(
       z
@@ -88,6 +94,8 @@ const configSchema = z
     RATE_LIMIT_PUBLIC_READS_PER_MINUTE: positiveInt(600),
     // Availability search units (days searched times resources searched) per client and minute.
     RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE: positiveInt(10_000),
+    // Every per-client limit counts an IPv6 client by the network of this many leading bits.
+    RATE_LIMIT_IPV6_PREFIX: z.coerce.number().int().min(16).max(128).default(64),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL: positiveInt(5),
     RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT: positiveInt(30),
     RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL: positiveInt(10),
@@ -96,10 +104,12 @@ const configSchema = z
     // Booking emails a client's or the system's actions send one recipient of a store per hour.
     BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR: positiveInt(10),
     TAX_PROVIDER: z.enum(['none', 'sandbox']).default('none'),
-    DISTANCE_PROVIDER: z.enum(['sandbox', 'google']).default('sandbox'),
+    // Unset: the sandbox, except in production without ALLOW_SANDBOX_IN_PRODUCTION (then none).
+    DISTANCE_PROVIDER: optionalString.pipe(z.enum(['sandbox', 'google']).optional()),
     DISTANCE_API_KEY: optionalString,
     DISTANCE_TIMEOUT_MS: positiveInt(3000),
-    CARRIER_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+    // Unset: the sandbox, except in production without ALLOW_SANDBOX_IN_PRODUCTION (then none).
+    CARRIER_PROVIDER: optionalString.pipe(z.enum(['sandbox']).optional()),
     CARRIER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     SANDBOX_POSTAGE_BALANCE_IN_CENTS: z.coerce.number().int().min(0).max(1_000_000_000).default(10_000),
     CHECKOUT_SESSION_TTL_MINUTES: positiveInt(60),
@@ -117,6 +127,8 @@ const configSchema = z
     HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
     HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000),
     HTTP_MAX_CONNECTIONS: positiveInt(1024),
+    // Room for an office NAT or a storefront's server behind one address, far below the total.
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt(64),
     TRUST_PROXY: z
       .string()
       .default('false')
@@ -204,6 +216,31 @@ const configSchema = z
         message: `the development webhook secret is accepted only while the server listens on loopback (HOST is ${host}); set HOST=127.0.0.1, or a PAYMENT_WEBHOOK_SECRET of your own`,
       });
     }
+    // Sandbox providers take no real money, ship nothing and invent taxes and distances: a production
+    // process runs them only when the operator says so for a staging store (docs/decisions.md).
+    const sandboxAllowed = env.NODE_ENV !== 'production' || truthy(env.ALLOW_SANDBOX_IN_PRODUCTION, false);
+    if (env.NODE_ENV === 'production' && env.PAYMENT_PROVIDER === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENT_PROVIDER'],
+        message:
+          'is required in production: stripe (a staging store that takes no real money sets PAYMENT_PROVIDER=sandbox and ALLOW_SANDBOX_IN_PRODUCTION=true)',
+      });
+    }
+    const sandboxChoices = [
+      ['PAYMENT_PROVIDER', env.PAYMENT_PROVIDER],
+      ['TAX_PROVIDER', env.TAX_PROVIDER],
+      ['DISTANCE_PROVIDER', env.DISTANCE_PROVIDER],
+      ['CARRIER_PROVIDER', env.CARRIER_PROVIDER],
+    ] as const;
+    for (const [name, value] of sandboxChoices) {
+      if (value !== 'sandbox' || sandboxAllowed) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'sandbox is refused in production unless ALLOW_SANDBOX_IN_PRODUCTION=true (a staging store)',
+      });
+    }
     if (env.PAYMENT_PROVIDER === 'stripe') {
       for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY'] as const) {
         if (env[name] === undefined) {
@@ -280,6 +317,8 @@ export interface Config {
     publicReadsPerMinute: number;
     /** RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE: search units (days times resources) per client and minute. */
     availabilitySearchUnitsPerMinute: number;
+    /** Per-client limits key an IPv6 client on its network of this prefix length (a /64 by default). */
+    ipv6Prefix: number;
     /** Customer sign-in (CONTRACT.md section 7): counts per tenant and email, and per tenant and client, per window. */
     signIn: {
       requestsPerEmail: number;
@@ -309,12 +348,17 @@ export interface Config {
    * (set exactly when `provider` is `google`) and how long one lookup may take before the hold is
    * refused with 503 BOOKING_DELIVERY_UNAVAILABLE.
    */
-  distance: { provider: 'sandbox' | 'google'; apiKey: string | undefined; timeoutMs: number };
+  distance: { provider: 'sandbox' | 'google' | 'none'; apiKey: string | undefined; timeoutMs: number };
   /**
    * Shipping labels (CONTRACT-fulfillment.md 13.10, 13.20): the carrier, the deadline of one call, and
    * the balance a tenant's sandbox carrier account starts with at its first use.
    */
-  carrier: { provider: 'sandbox'; timeoutMs: number; sandboxStartingBalanceInCents: number };
+  carrier: { provider: 'sandbox' | 'none'; timeoutMs: number; sandboxStartingBalanceInCents: number };
+  /**
+   * The sandbox providers in use while `env` is `production` (only with ALLOW_SANDBOX_IN_PRODUCTION):
+   * named in the start-up log, and every answer carries `x-sandbox` with them. Empty otherwise.
+   */
+  sandboxInProduction: Array<'payment' | 'tax' | 'distance' | 'carrier'>;
   /** The bookings worker (CONTRACT-bookings.md 14.20): how often expired holds are swept. */
   bookings: { sweepIntervalMs: number };
   maxBodyBytes: number;
@@ -322,7 +366,13 @@ export interface Config {
    * The HTTP server's limits: how long a client may take to send its headers, and its whole request
    * (responses, such as streamed exports, are not timed), and how many connections it may hold open.
    */
-  http: { headersTimeoutMs: number; requestTimeoutMs: number; maxConnections: number };
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    maxConnections: number;
+    /** Connections one client address (an IPv6 client: its network) may hold open; newer ones are closed. */
+    maxConnectionsPerClient: number;
+  };
   /**
    * Which proxies' `X-Forwarded-For` entries to believe, as Express's `trust proxy`: a number of
    * hops counted from the socket (0: none, the socket's address is the client), or the addresses
@@ -344,9 +394,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const truthy = (value: string | undefined, fallback: boolean) =>
-  value === undefined ? fallback : value === 'true' || value === '1';
-
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
@@ -357,6 +404,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const raw = parsed.data;
   const embedded = raw.DATABASE_URL === undefined;
+  const production = raw.NODE_ENV === 'production';
+  // In production without the staging setting an unset distance or carrier provider is none: the
+  // feature answers 503 rather than inventing distances or selling sandbox postage.
+  const sandboxByDefault = !production || truthy(raw.ALLOW_SANDBOX_IN_PRODUCTION, false);
+  const paymentProvider = raw.PAYMENT_PROVIDER ?? 'sandbox';
+  const distanceProvider = raw.DISTANCE_PROVIDER ?? (sandboxByDefault ? 'sandbox' : 'none');
+  const carrierProvider = raw.CARRIER_PROVIDER ?? (sandboxByDefault ? 'sandbox' : 'none');
+  const sandboxInUse = [
+    ...(paymentProvider === 'sandbox' ? (['payment'] as const) : []),
+    ...(raw.TAX_PROVIDER === 'sandbox' ? (['tax'] as const) : []),
+    ...(distanceProvider === 'sandbox' ? (['distance'] as const) : []),
+    ...(carrierProvider === 'sandbox' ? (['carrier'] as const) : []),
+  ];
   return {
     env: raw.NODE_ENV,
     port: raw.PORT,
@@ -377,7 +437,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       bookingEmailsPerRecipientPerHour: raw.BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR,
     },
     payments: {
-      provider: raw.PAYMENT_PROVIDER,
+      provider: paymentProvider,
       webhookSecret: raw.PAYMENT_WEBHOOK_SECRET,
       stripe:
         raw.PAYMENT_PROVIDER === 'stripe' && raw.STRIPE_SECRET_KEY && raw.STRIPE_PUBLISHABLE_KEY
@@ -392,6 +452,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       store: raw.RATE_LIMIT_STORE,
       publicReadsPerMinute: raw.RATE_LIMIT_PUBLIC_READS_PER_MINUTE,
       availabilitySearchUnitsPerMinute: raw.RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE,
+      ipv6Prefix: raw.RATE_LIMIT_IPV6_PREFIX,
       signIn: {
         requestsPerEmail: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_EMAIL,
         requestsPerClient: raw.RATE_LIMIT_SIGN_IN_REQUESTS_PER_CLIENT,
@@ -409,21 +470,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxHeldUnitsPerClient: raw.CHECKOUT_MAX_HELD_UNITS_PER_CLIENT,
     },
     distance: {
-      provider: raw.DISTANCE_PROVIDER,
-      apiKey: raw.DISTANCE_PROVIDER === 'google' ? raw.DISTANCE_API_KEY : undefined,
+      provider: distanceProvider,
+      apiKey: distanceProvider === 'google' ? raw.DISTANCE_API_KEY : undefined,
       timeoutMs: raw.DISTANCE_TIMEOUT_MS,
     },
     carrier: {
-      provider: raw.CARRIER_PROVIDER,
+      provider: carrierProvider,
       timeoutMs: raw.CARRIER_TIMEOUT_MS,
       sandboxStartingBalanceInCents: raw.SANDBOX_POSTAGE_BALANCE_IN_CENTS,
     },
+    sandboxInProduction: production ? sandboxInUse : [],
     bookings: { sweepIntervalMs: raw.BOOKINGS_SWEEP_INTERVAL_MS },
     maxBodyBytes: raw.MAX_BODY_BYTES,
     http: {
       headersTimeoutMs: raw.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: raw.HTTP_REQUEST_TIMEOUT_MS,
       maxConnections: raw.HTTP_MAX_CONNECTIONS,
+      maxConnectionsPerClient: raw.HTTP_MAX_CONNECTIONS_PER_CLIENT,
     },
     trustProxy: raw.TRUST_PROXY,
     logLevel: raw.LOG_LEVEL,

@@ -145,3 +145,17 @@ describe('formatIssuePath', () => {
     expect(formatIssuePath(path)).toBe(expected);
   });
 });
+
+describe('AppError.validation bounds', () => {
+  const issues = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({ path: `f${index}`, message: 'bad' }));
+
+  it('lists up to 100 issues as they are', () => {
+    expect(AppError.validation(issues(100)).details).toEqual({ issues: issues(100) });
+  });
+
+  it('lists the first 100 of more and says how many were left out', () => {
+    const error = AppError.validation(issues(60_000));
+    expect(error.details).toEqual({ issues: issues(100), omittedIssueCount: 59_900 });
+  });
+});

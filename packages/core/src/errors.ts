@@ -101,6 +101,9 @@ export const ERROR_TABLE = {
 export type ErrorCode = keyof typeof ERROR_TABLE;
 export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
 
+/** The most issues one `VALIDATION_FAILED` answer lists (docs/errors.md). */
+export const MAX_VALIDATION_ISSUES = 100;
+
 export interface ValidationIssue {
   path: string;
   message: string;
@@ -139,8 +142,16 @@ export class AppError extends Error {
           : 1;
   }
 
+  /**
+   * At most `MAX_VALIDATION_ISSUES` issues, the first ones; beyond that `details.omittedIssueCount`
+   * says how many more there were (a body of 60,000 bad fields answers a bounded error).
+   */
   static validation(issues: ValidationIssue[], message = 'The request is invalid'): AppError {
-    return new AppError('VALIDATION_FAILED', message, { issues });
+    if (issues.length <= MAX_VALIDATION_ISSUES) return new AppError('VALIDATION_FAILED', message, { issues });
+    return new AppError('VALIDATION_FAILED', message, {
+      issues: issues.slice(0, MAX_VALIDATION_ISSUES),
+      omittedIssueCount: issues.length - MAX_VALIDATION_ISSUES,
+    });
   }
 
   static notFound(message = 'Resource not found'): AppError {

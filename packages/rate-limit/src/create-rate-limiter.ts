@@ -22,6 +22,13 @@ export interface RateLimiter {
    * for `key`; throws AppError.rateLimited(retryAfterSeconds) when exhausted.
    */
   consume(rule: RateLimitRule, key: string, points?: number): Promise<void>;
+  /**
+   * Takes the one lease of `key` under `rule` (whose `points` must be 1) for at most
+   * `rule.durationSeconds`, in the shared store, so every process sees it; throws
+   * AppError.rateLimited (the lease's time left) while another holds it. The answer gives it back
+   * early; a lease never given back (a process that died) lapses with its duration.
+   */
+  lease(rule: RateLimitRule, key: string): Promise<() => Promise<void>>;
   /** Disconnects the redis client this limiter opened; a postgres pool stays with its owner. */
   close(): Promise<void>;
 }
@@ -126,25 +133,51 @@ export function createRateLimiter(
     return created;
   }
 
+  /**
+   * Consumes `points` of `rule` for `key` (at least 1, at most the rule's points), answering the
+   * limiter that counted it (the store, or the fallback).
+   */
+  async function take(rule: RateLimitRule, key: string, points = 1): Promise<RateLimiterAbstract> {
+    if (rule.name.length + 1 + key.length > MAX_STORED_KEY_LENGTH) {
+      throw new Error(`Rate limit key for "${rule.name}" is too long; build it with rateLimitKey()`);
+    }
+    const limiters = limitersFor(rule);
+    const cost = Math.min(Math.max(1, Math.ceil(points)), rule.points);
+    await firstRedisConnection;
+    try {
+      await consumeOrThrowRateLimited(limiters.store, key, cost);
+      return limiters.store;
+    } catch (error) {
+      if (error instanceof AppError || !limiters.fallback) throw error;
+      // Fail soft, not open or closed: a store outage must neither take the API down nor
+      // lift the limits on sign-in, so each process keeps limiting from its own memory
+      // (limits then count per process). This is rate-limiter-flexible's insuranceLimiter,
+      // done here so the outage reaches `onStoreError` instead of passing unseen.
+      reportStoreError(error);
+      await consumeOrThrowRateLimited(limiters.fallback, key, cost);
+      return limiters.fallback;
+    }
+  }
+
   return {
     async consume(rule, key, points = 1) {
-      if (rule.name.length + 1 + key.length > MAX_STORED_KEY_LENGTH) {
-        throw new Error(`Rate limit key for "${rule.name}" is too long; build it with rateLimitKey()`);
-      }
-      const limiters = limitersFor(rule);
-      const cost = Math.min(Math.max(1, Math.ceil(points)), rule.points);
-      await firstRedisConnection;
-      try {
-        await consumeOrThrowRateLimited(limiters.store, key, cost);
-      } catch (error) {
-        if (error instanceof AppError || !limiters.fallback) throw error;
-        // Fail soft, not open or closed: a store outage must neither take the API down nor
-        // lift the limits on sign-in, so each process keeps limiting from its own memory
-        // (limits then count per process). This is rate-limiter-flexible's insuranceLimiter,
-        // done here so the outage reaches `onStoreError` instead of passing unseen.
-        reportStoreError(error);
-        await consumeOrThrowRateLimited(limiters.fallback, key, cost);
-      }
+      await take(rule, key, points);
+    },
+
+    async lease(rule, key) {
+      if (rule.points !== 1) throw new Error(`Lease rule "${rule.name}" must have 1 point`);
+      const counted = await take(rule, key);
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        // Refused attempts count too, so the key is cleared rather than given one point back; a store
+        // that fails meanwhile lets the lease lapse with its duration.
+        await counted.delete(key).then(
+          () => undefined,
+          (error: unknown) => reportStoreError(error),
+        );
+      };
     },
 
     async close() {

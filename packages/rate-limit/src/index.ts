@@ -1,3 +1,4 @@
+export { clientKeyOf, DEFAULT_IPV6_PREFIX } from './client-key.ts';
 export {
   type CreateRateLimiterOptions,
   createRateLimiter,

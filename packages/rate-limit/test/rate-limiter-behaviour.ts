@@ -140,5 +140,46 @@ export function describeRateLimiterBehaviour(
         await secondProcess.close();
       }
     });
+
+    it('gives one lease of a 1-point rule at a time, and the next once it is given back', async () => {
+      const batch = rule('lease', 1, 120);
+      const key = rateLimitKey(['org_lease']);
+      const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => limiter.lease(batch, key)));
+      const held = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      expect(held).toHaveLength(1);
+      await expectRateLimited(
+        limiter.lease(batch, key).then(() => undefined),
+        120,
+      );
+      // Another key has its own.
+      const other = await limiter.lease(batch, rateLimitKey(['org_lease_other']));
+      await held[0]!();
+      await held[0]!(); // Twice is once.
+      const next = await limiter.lease(batch, key);
+      await expectRateLimited(
+        limiter.lease(batch, key).then(() => undefined),
+        120,
+      );
+      await next();
+      await other();
+    });
+
+    it.skipIf(!options.isShared)('shares a lease between limiters on the same store', async () => {
+      const secondProcess = createRateLimiter(opened.store, { onStoreError });
+      try {
+        const batch = rule('lease-shared', 1, 120);
+        const key = rateLimitKey(['org_lease_shared']);
+        const release = await limiter.lease(batch, key);
+        await expectRateLimited(
+          secondProcess.lease(batch, key).then(() => undefined),
+          120,
+        );
+        await release();
+        const again = await secondProcess.lease(batch, key);
+        await again();
+      } finally {
+        await secondProcess.close();
+      }
+    });
   });
 }

@@ -6,7 +6,7 @@ import type { DeliveryAddress } from './schemas.ts';
  * the hold's transaction, never inside it.
  */
 export interface DistanceProvider {
-  readonly kind: 'sandbox' | 'google';
+  readonly kind: 'sandbox' | 'google' | 'none';
   /**
    * The driving distance from `origin` to `destination`. Answers `RESOLVED`
    * with whole metres, `UNRESOLVABLE` when the destination is not an address

@@ -74,6 +74,12 @@ export async function evaluateLabelSelection(
   input: ShippingLabelQuoteInput,
 ): Promise<LabelSelection> {
   const { organizationId, carrier } = ctx;
+  // A server without a carrier (docs/decisions.md, "Sandbox providers in production").
+  if (carrier.services().length === 0)
+    throw new AppError(
+      'PROVIDER_UNAVAILABLE',
+      'No carrier is configured on this server; no label can be bought',
+    );
   const service = carrier.services().find((candidate) => candidate.code === input.service);
   const carrierIssues = [
     ...(input.carrier === carrier.carrier

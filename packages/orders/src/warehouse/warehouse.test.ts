@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { AppError, ManualClock } from '@commerce/core';
 import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
@@ -17,7 +18,7 @@ import { createLegacyOrder } from '../orders/create-legacy-order.ts';
 import { createOrderTenant, type OrderTenant, TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
 import { exportWarehouseCsv, WAREHOUSE_CSV_COLUMNS } from './export-warehouse-csv.ts';
 import { listWarehouseOutputs } from './list-warehouse-outputs.ts';
-import { printLabelBatch } from './print-label-batch.ts';
+import { printLabelBatch, streamLabelBatch } from './print-label-batch.ts';
 import { warehouseOutputListQuerySchema, warehouseSelectionInputSchema } from './schemas.ts';
 import {
   labelPdf,
@@ -682,5 +683,62 @@ describe('labels PDF batch (printLabelBatch)', () => {
       (all.details as { failures: { fulfillmentId: string }[] }).failures.map((f) => f.fulfillmentId),
     ).toEqual(Object.values(ids).reverse());
     expect(await auditsOf(shop, 'warehouse.labels_printed')).toEqual([]);
+  });
+});
+
+/**
+ * A label at the carrier's limits: 4 pages of `width` points, just under 2 MiB, each page's content a
+ * stream of PDF comment lines that do not compress.
+ */
+async function carrierLimitLabel(width: number): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  for (let index = 0; index < 4; index++) {
+    const page = document.addPage([width, 432]);
+    const lines = randomBytes(250_000)
+      .toString('hex')
+      .match(/.{1,120}/g)!;
+    const content = new TextEncoder().encode(lines.map((line) => `% ${line}\n`).join(''));
+    const stream = PDFRawStream.of(document.context.obj({ Length: content.byteLength }), content);
+    page.node.set(PDFName.of('Contents'), document.context.register(stream));
+  }
+  return document.save();
+}
+
+describe('labels PDF batch, streamed (streamLabelBatch)', () => {
+  it('writes a batch of carrier-limit labels label by label, in request order, never the whole at once', async () => {
+    const shop = await createOrderTenant(handle.db, clock);
+    const ids: string[] = [];
+    // 6 labels of about 2 MiB: more than one read group (8 MiB), so the labels are read again to be written.
+    for (let index = 0; index < 6; index++) {
+      const bytes = await carrierLimitLabel(200 + index);
+      expect(bytes.byteLength).toBeGreaterThan(1_900_000);
+      expect(bytes.byteLength).toBeLessThanOrEqual(2 * 1024 * 1024);
+      ids.push(await printable(shop, await placeOrder(shop), { bytes }));
+    }
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of streamLabelBatch(handle.db, ctxOf(shop), selection(ids))) chunks.push(chunk);
+    // The header, one chunk per label (its pages), then the page tree and the cross-reference table.
+    expect(chunks).toHaveLength(1 + ids.length + 1);
+    expect(Math.max(...chunks.map((chunk) => chunk.byteLength))).toBeLessThan(2.2 * 1024 * 1024);
+    const batch = await PDFDocument.load(Buffer.concat(chunks));
+    expect(batch.getPageCount()).toBe(24);
+    expect(batch.getPages().map((page) => page.getWidth())).toEqual(
+      [200, 201, 202, 203, 204, 205].flatMap((width) => [width, width, width, width]),
+    );
+    expect(batch.getTitle()).toBe('Shipping labels (6)');
+  }, 60_000);
+
+  it('refuses before the first chunk: nothing is sent for a refused batch', async () => {
+    const shop = await createOrderTenant(handle.db, clock);
+    const good = await printable(shop, await placeOrder(shop));
+    const iterator = streamLabelBatch(handle.db, ctxOf(shop), selection([good, 'ful_missing']))[
+      Symbol.asyncIterator
+    ]();
+    const error = await iterator.next().then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('LABEL_BATCH_REJECTED');
   });
 });

@@ -27,7 +27,7 @@ const TAGS = ['Merchant: shipping'];
 const sandboxConsole = merchantProcedureFor('Owner', 'Admin');
 
 const SANDBOX_ONLY =
-  'Only while the configured carrier is the sandbox (`CARRIER_PROVIDER=sandbox`); otherwise `404 RESOURCE_NOT_FOUND`.';
+  'Only while the configured carrier is the sandbox (`CARRIER_PROVIDER=sandbox`, the default outside production; a production server runs it only with `ALLOW_SANDBOX_IN_PRODUCTION=true`, every answer then marked `x-sandbox`); otherwise `404 RESOURCE_NOT_FOUND`.';
 
 /** The console's context; 404 unless the configured carrier is the sandbox. */
 async function sandboxContext(
@@ -52,7 +52,7 @@ export const merchantCarrierRouter = router({
         tags: TAGS,
         summary: 'The configured carrier and its services',
         description:
-          'Open to any member. `{ data: [{ carrier, services: [{ code, name, domesticOnly }] }], nextCursor: null }`: the one carrier `CARRIER_PROVIDER` configures (the sandbox: `GROUND`, `EXPRESS`, `OVERNIGHT`, the last domestic only). A quote or purchase names one of these pairs.',
+          'Open to any member. `{ data: [{ carrier, services: [{ code, name, domesticOnly }] }], nextCursor: null }`: the one carrier `CARRIER_PROVIDER` configures (the sandbox: `GROUND`, `EXPRESS`, `OVERNIGHT`, the last domestic only). A quote or purchase names one of these pairs. A production server without a carrier (no sandbox allowed there) lists none, and its quotes, purchases and balance answer `503 PROVIDER_UNAVAILABLE`.',
       },
     })
     .input(z.object({}))
