@@ -47,7 +47,7 @@ export async function startGateway(
   options: StartOptions = {},
 ): Promise<RunningGateway> {
   const clock = options.clock ?? systemClock;
-  const database = options.database ?? (await openConfiguredDatabase(config));
+  const database = options.database ?? (await openConfiguredDatabase(config, logger));
   if (config.seedDemo) {
     const outcome = await seedDemoOrganization(database.db, clock.now());
     logger.info({ outcome, slug: 'demo' }, 'demo organization');
@@ -68,6 +68,7 @@ export async function startGateway(
     clock,
   });
   const payments = createPaymentProvider(config);
+  let draining = false;
   const carrier = createCarrierProvider(config, { db: database.db, clock });
   const app = createApp({
     db: database.db,
@@ -82,6 +83,7 @@ export async function startGateway(
     distance: createDistanceProvider(config),
     carrier,
     version: VERSION,
+    isDraining: () => draining,
     ...(options.router ? { router: options.router } : {}),
   });
 
@@ -167,24 +169,35 @@ export async function startGateway(
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          // Requests still running past the deadline are cut so the process can exit.
-          if ('closeAllConnections' in server) server.closeAllConnections();
-          resolve();
-        }, config.shutdownTimeoutMs);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
+      // From here every new request answers 503 with `Connection: close` (app.ts); those in flight
+      // and the deliveries and sweeps running now finish, all within one SHUTDOWN_TIMEOUT_MS.
+      draining = true;
+      const serverClosed = new Promise<void>((resolve) => {
+        server.close(() => resolve());
         if ('closeIdleConnections' in server) server.closeIdleConnections();
       });
-      await worker?.stop();
-      await checkoutSweeps?.stop();
-      await housekeeping?.stop();
-      await bookingSweeps?.stop();
-      await labelSweeps?.stop();
+      const backgroundStopped = Promise.all([
+        worker?.stop(),
+        checkoutSweeps?.stop(),
+        housekeeping?.stop(),
+        bookingSweeps?.stop(),
+        labelSweeps?.stop(),
+      ]);
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        Promise.all([serverClosed, backgroundStopped]).then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs);
+          timer.unref();
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) {
+        // Requests still running past the deadline are cut so the process can exit; a delivery
+        // still running is left to its lease, and another worker sends it again.
+        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; closing connections');
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }
       await rateLimiter.close();
       await mailer.close?.();
       await database.close();
@@ -200,11 +213,14 @@ export async function startGateway(
  * embedded PGlite, which starts a new data directory from a snapshot of a
  * migrated database when this machine has one (see `openEmbeddedAtLatest`).
  */
-async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+async function openConfiguredDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
   if (!config.database.url) return openEmbeddedAtLatest(config.database.dataDir);
   const database = await openDatabase({
     databaseUrl: config.database.url,
     poolSize: config.database.poolSize,
+    applicationName: 'commerce-gateway',
+    // A restart or failover: the pool opens new connections on the next checkout.
+    onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
   });
   await migrateToLatest(database.db, { schema: database.schema });
   return database;

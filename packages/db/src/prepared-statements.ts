@@ -6,6 +6,7 @@ import type {
   PostgresQueryResult,
 } from 'kysely';
 import type pg from 'pg';
+import { isConnectionLost } from './connection-errors.ts';
 
 /**
  * Leads the text of a statement that PostgreSQL should prepare once per
@@ -51,9 +52,41 @@ export function statementName(text: string): string {
   return name;
 }
 
-/** A pooled client that sends marked statements as named (prepared) ones. */
+/**
+ * Statements that only read and may run again on another connection when the
+ * first one was lost before they answered: a plain `select` outside a
+ * transaction, without locks or sequences.
+ */
+const RETRYABLE_READ = /^(\/\* prepared \*\/ )?select\b/i;
+const NOT_RETRYABLE =
+  /\b(nextval|setval|pg_advisory\w*|for\s+(update|share|no\s+key\s+update|key\s+share))\b/i;
+
+/**
+ * A pooled client that sends marked statements as named (prepared) ones, and
+ * that keeps the death of its connection from reaching the process.
+ *
+ * node-postgres emits `error` on a client whose connection dies (a server
+ * restart, `pg_terminate_backend`, a network cut). The pool listens only while
+ * the client is idle in it; a client checked out between two statements has
+ * no listener, and an `error` event without one ends the process. So every
+ * client gets a listener of its own for as long as it lives, and a client
+ * whose connection failed is released with the error, which makes the pool
+ * discard it instead of handing it out again.
+ */
 class PreparingClient implements PostgresPoolClient {
-  constructor(private readonly client: pg.PoolClient) {}
+  /** The connection failure seen since the checkout, if any. */
+  private failure: Error | undefined;
+  /** Between BEGIN and COMMIT or ROLLBACK: no statement is retried there. */
+  private inTransaction = false;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly pool: pg.Pool,
+  ) {
+    client.on('error', (error: Error) => {
+      this.failure = error;
+    });
+  }
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -65,16 +98,40 @@ class PreparingClient implements PostgresPoolClient {
       // pg-cursor, as Kysely streams: a submittable, run as it is.
       return this.client.query(textOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
     }
-    const values = [...parameters];
-    const result = textOrCursor.startsWith(PREPARED_MARKER)
-      ? this.client.query({ name: statementName(textOrCursor), text: textOrCursor, values })
-      : this.client.query(textOrCursor, values);
+    const config = toQueryConfig(textOrCursor, parameters);
+    const wasInTransaction = this.inTransaction;
+    this.trackTransaction(textOrCursor);
+    const result = this.client.query(config).catch((error: unknown) => {
+      if (!isConnectionLost(error)) throw error;
+      this.failure ??= error instanceof Error ? error : new Error('connection lost');
+      // An idempotent read outside a transaction runs once more on a fresh connection; a write
+      // never does, since whether it committed is unknown (the client's idempotency key decides).
+      if (wasInTransaction || !RETRYABLE_READ.test(textOrCursor) || NOT_RETRYABLE.test(textOrCursor))
+        throw error;
+      return this.pool.query(config);
+    });
     return result as unknown as Promise<PostgresQueryResult<R>>;
   }
 
   release(): void {
-    this.client.release();
+    const failure = this.failure;
+    this.failure = undefined;
+    this.inTransaction = false;
+    // With an error the pool closes the client and opens a new one on the next checkout.
+    this.client.release(failure);
   }
+
+  private trackTransaction(text: string): void {
+    const head = text.slice(0, 20).trimStart().toLowerCase();
+    if (head.startsWith('begin') || head.startsWith('start transaction')) this.inTransaction = true;
+    else if (head.startsWith('commit') || head.startsWith('rollback') || head.startsWith('end'))
+      this.inTransaction = head.startsWith('rollback to') ? this.inTransaction : false;
+  }
+}
+
+function toQueryConfig(text: string, parameters: ReadonlyArray<unknown>): pg.QueryConfig {
+  const values = [...parameters];
+  return text.startsWith(PREPARED_MARKER) ? { name: statementName(text), text, values } : { text, values };
 }
 
 /**
@@ -89,7 +146,7 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       let wrapper = wrapped.get(client);
       if (!wrapper) {
-        wrapper = new PreparingClient(client);
+        wrapper = new PreparingClient(client, pool);
         wrapped.set(client, wrapper);
       }
       return wrapper;
