@@ -69,24 +69,21 @@ const NOT_RETRYABLE =
  * restart, `pg_terminate_backend`, a network cut). The pool listens only while
  * the client is idle in it; a client checked out between two statements has
  * no listener, and an `error` event without one ends the process. So every
- * client gets a listener of its own for as long as it lives, and a client
- * whose connection failed is released with the error, which makes the pool
- * discard it instead of handing it out again.
+ * client gets a listener of its own for as long as it lives (`checkOut`), and
+ * a client whose connection failed is released with the error, which makes
+ * the pool discard it instead of handing it out again.
  */
 class PreparingClient implements PostgresPoolClient {
-  /** The connection failure seen since the checkout, if any. */
-  private failure: Error | undefined;
   /** Between BEGIN and COMMIT or ROLLBACK: no statement is retried there. */
   private inTransaction = false;
+  /** The client went back to the pool for a retry that found no new connection. */
+  private released = false;
 
   constructor(
-    private readonly client: pg.PoolClient,
-    private readonly pool: pg.Pool,
-  ) {
-    client.on('error', (error: Error) => {
-      this.failure = error;
-    });
-  }
+    private client: pg.PoolClient,
+    private readonly checkOut: () => Promise<pg.PoolClient>,
+    private readonly failures: WeakMap<pg.PoolClient, Error>,
+  ) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -101,31 +98,44 @@ class PreparingClient implements PostgresPoolClient {
     const config = toQueryConfig(textOrCursor, parameters);
     const wasInTransaction = this.inTransaction;
     this.trackTransaction(textOrCursor);
-    const result = this.client.query(config).catch((error: unknown) => {
+    const result = this.client.query(config).catch(async (error: unknown) => {
       if (!isConnectionLost(error)) throw error;
-      this.failure ??= error instanceof Error ? error : new Error('connection lost');
+      const dead = this.client;
+      if (!this.failures.has(dead))
+        this.failures.set(dead, error instanceof Error ? error : new Error('connection lost'));
       // An idempotent read outside a transaction runs once more on a fresh connection; a write
       // never does, since whether it committed is unknown (the client's idempotency key decides).
       if (wasInTransaction || !RETRYABLE_READ.test(textOrCursor) || NOT_RETRYABLE.test(textOrCursor))
         throw error;
-      return this.pool.query(config);
+      // The dead client goes back first, so that a full pool has a place for the new one.
+      dead.release(this.failures.get(dead));
+      this.released = true;
+      this.client = await this.checkOut();
+      this.released = false;
+      return this.client.query(config);
     });
     return result as unknown as Promise<PostgresQueryResult<R>>;
   }
 
   release(): void {
-    const failure = this.failure;
-    this.failure = undefined;
     this.inTransaction = false;
+    if (this.released) {
+      this.released = false;
+      return;
+    }
     // With an error the pool closes the client and opens a new one on the next checkout.
-    this.client.release(failure);
+    this.client.release(this.failures.get(this.client));
   }
 
   private trackTransaction(text: string): void {
     const head = text.slice(0, 20).trimStart().toLowerCase();
     if (head.startsWith('begin') || head.startsWith('start transaction')) this.inTransaction = true;
-    else if (head.startsWith('commit') || head.startsWith('rollback') || head.startsWith('end'))
-      this.inTransaction = head.startsWith('rollback to') ? this.inTransaction : false;
+    else if (
+      head.startsWith('commit') ||
+      head.startsWith('end') ||
+      (head.startsWith('rollback') && !head.startsWith('rollback to'))
+    )
+      this.inTransaction = false;
   }
 }
 
@@ -141,12 +151,25 @@ function toQueryConfig(text: string, parameters: ReadonlyArray<unknown>): pg.Que
  */
 export function preparingPool(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PreparingClient>();
+  /** The connection failure of each client that had one; such a client is never reused. */
+  const failures = new WeakMap<pg.PoolClient, Error>();
+  const listening = new WeakSet<pg.PoolClient>();
+  const checkOut = async () => {
+    const client = await pool.connect();
+    if (!listening.has(client)) {
+      listening.add(client);
+      client.on('error', (error: Error) => {
+        if (!failures.has(client)) failures.set(client, error);
+      });
+    }
+    return client;
+  };
   return {
     connect: async () => {
-      const client = await pool.connect();
+      const client = await checkOut();
       let wrapper = wrapped.get(client);
       if (!wrapper) {
-        wrapper = new PreparingClient(client, pool);
+        wrapper = new PreparingClient(client, checkOut, failures);
         wrapped.set(client, wrapper);
       }
       return wrapper;
