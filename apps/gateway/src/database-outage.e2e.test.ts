@@ -26,6 +26,8 @@ const STARTUP_TIMEOUT_MS = 45_000;
 /** How many times the processes' connections are ended, and the pause between two. */
 const KILLS = 6;
 const KILL_INTERVAL_MS = 500;
+/** The gateway's SHUTDOWN_TIMEOUT_MS in these tests. */
+const SHUTDOWN_TIMEOUT_MS = 5_000;
 
 interface Started {
   child: ChildProcessByStdio<null, Readable, Readable>;
@@ -147,6 +149,7 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
       RATE_LIMIT_STORE: 'postgres',
       RATE_LIMIT_PUBLIC_READS_PER_MINUTE: '1000000',
       PLATFORM_ADMIN_TOKEN: PLATFORM_TOKEN,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       LOG_LEVEL: 'info',
     });
     gatewayUrl = String((await gateway.logged('gateway listening')).url);
@@ -156,6 +159,7 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
       DATABASE_POOL_SIZE: '2',
       SMTP_URL: `smtp://127.0.0.1:${sinkAddress.port}`,
       WORKER_POLL_MS: '50',
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       LOG_LEVEL: 'info',
     });
     await worker.logged('worker running');
@@ -198,8 +202,8 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
     return result?.rows[0]?.ended ?? 0;
   };
 
-  it('lives through repeated connection kills under load: 2xx or 503, ready again at once, every acknowledged write stored and every order emailed', async () => {
-    const slug = `outage-${suffix}`;
+  /** A new organization, and merchant headers for its owner. */
+  async function newStore(slug: string): Promise<Record<string, string>> {
     const ownerEmail = `owner@${slug}.test`;
     const created = await call(
       'POST',
@@ -216,7 +220,12 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
       subject: `test|${ownerEmail}`,
       email: ownerEmail,
     });
-    const merchant = { 'x-organization-slug': slug, authorization: `Bearer ${token}` };
+    return { 'x-organization-slug': slug, authorization: `Bearer ${token}` };
+  }
+
+  it('lives through repeated connection kills under load: 2xx or 503, ready again at once, every acknowledged write stored and every order emailed', async () => {
+    const slug = `outage-${suffix}`;
+    const merchant = await newStore(slug);
     const tenant = { 'x-organization-slug': slug };
     const tee = await call('POST', '/api/v1/merchant/items', merchant, {
       slug: 'tee',
@@ -351,4 +360,83 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
     expect((await call('GET', '/api/v1/public/organization', tenant)).status).toBe(200);
     expect(worker.alive() && gateway.alive()).toBe(true);
   }, 60_000);
+
+  it('shuts down on SIGTERM under load: answers in flight finish, new ones are refused, nothing acknowledged is lost, within SHUTDOWN_TIMEOUT_MS', async () => {
+    const slug = `drain-${suffix}`;
+    const merchant = await newStore(slug);
+    const tenant = { 'x-organization-slug': slug };
+    const statuses = new Map<number, number>();
+    const refusedAfterSignal: string[] = [];
+    const failedBeforeSignal: string[] = [];
+    const stored: string[] = [];
+    let signalledAt = 0;
+    let sequence = 0;
+    let running = true;
+    const loop = async (step: () => Promise<void>) => {
+      while (running) {
+        const started = Date.now();
+        try {
+          await step();
+        } catch (error) {
+          // After the signal the listener closes: a new connection is refused, which a load balancer retries.
+          const message = `${(error as Error).message} ${String((error as { cause?: unknown }).cause)}`;
+          if (signalledAt > 0 && started >= signalledAt) refusedAfterSignal.push(message);
+          else failedBeforeSignal.push(message);
+          await sleep(20);
+        }
+      }
+    };
+    const load = Promise.all([
+      ...Array.from({ length: 3 }, () =>
+        loop(async () => {
+          const answer = await call('GET', '/api/v1/public/organization', tenant);
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        }),
+      ),
+      ...Array.from({ length: 3 }, () =>
+        loop(async () => {
+          const answer = await call('POST', '/api/v1/merchant/items', merchant, {
+            slug: `drain-${++sequence}`,
+            name: 'Item',
+            type: 'SALE',
+            status: 'ACTIVE',
+          });
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          if (answer.status === 201) stored.push(String(answer.body.id));
+        }),
+      ),
+    ]);
+    await sleep(500);
+    const exited = new Promise<number | null>((resolve) =>
+      gateway.child.once('exit', (code) => resolve(code)),
+    );
+    const workerExited = new Promise<number | null>((resolve) =>
+      worker.child.once('exit', (code) => resolve(code)),
+    );
+    signalledAt = Date.now();
+    gateway.child.kill('SIGTERM');
+    worker.child.kill('SIGTERM');
+    const code = await exited;
+    const tookMs = Date.now() - signalledAt;
+    const workerCode = await workerExited;
+    running = false;
+    await load;
+
+    expect({ code, workerCode }).toEqual({ code: 0, workerCode: 0 });
+    expect(tookMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
+    expect(gateway.output.some((line) => line.includes('"gateway stopped"'))).toBe(true);
+    expect(failedBeforeSignal).toEqual([]);
+    // New requests met a 503 (with `Connection: close`) while the listener stayed open, then a closed
+    // port; never a connection reset in the middle of a request.
+    expect(statuses.get(503) ?? 0).toBeGreaterThan(0);
+    expect(refusedAfterSignal.filter((message) => !message.includes('ECONNREFUSED'))).toEqual([]);
+    const seen = Object.fromEntries(statuses);
+    expect(
+      [...statuses.keys()].filter((status) => ![200, 201, 503].includes(status)),
+      JSON.stringify(seen),
+    ).toEqual([]);
+    expect(stored.length).toBeGreaterThan(0);
+    const items = await database.db.selectFrom('items').select('id').where('id', 'in', stored).execute();
+    expect(items).toHaveLength(stored.length);
+  }, 30_000);
 });

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
@@ -22,6 +23,11 @@ export const CHECKOUT_SWEEP_INTERVAL_MS = 30_000;
 export const LABEL_SWEEP_INTERVAL_MS = 30_000;
 /** How often expired sessions, challenges, idempotency keys, webhook event ids and action tokens are deleted. */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+/**
+ * How long a gateway that is shutting down keeps its listener open while it answers every new
+ * request with 503 and `Connection: close` (at most a quarter of SHUTDOWN_TIMEOUT_MS).
+ */
+export const DRAIN_GRACE_MS = 1_000;
 
 export interface RunningGateway {
   url: string;
@@ -172,10 +178,17 @@ export async function startGateway(
       // From here every new request answers 503 with `Connection: close` (app.ts); those in flight
       // and the deliveries and sweeps running now finish, all within one SHUTDOWN_TIMEOUT_MS.
       draining = true;
-      const serverClosed = new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
+      const startedAt = Date.now();
+      // For a moment the listener stays open, so that a client sending on a kept-alive
+      // connection gets that 503 (and /readyz its 503) instead of a connection reset; then it
+      // closes, which also closes the connections left idle.
+      const serverClosed = (async () => {
+        if (await hasConnections(server)) await sleep(Math.min(DRAIN_GRACE_MS, config.shutdownTimeoutMs / 4));
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
+        });
+      })();
       const backgroundStopped = Promise.all([
         worker?.stop(),
         checkoutSweeps?.stop(),
@@ -187,7 +200,7 @@ export async function startGateway(
       const finished = await Promise.race([
         Promise.all([serverClosed, backgroundStopped]).then(() => true),
         new Promise<false>((resolve) => {
-          timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs);
+          timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs - (Date.now() - startedAt));
           timer.unref();
         }),
       ]);
@@ -206,6 +219,14 @@ export async function startGateway(
     return closing;
   };
   return { url, database, close };
+}
+
+function hasConnections(server: {
+  getConnections(callback: (error: Error | null, count: number) => void): void;
+}) {
+  return new Promise<boolean>((resolve) =>
+    server.getConnections((error, count) => resolve(!error && count > 0)),
+  );
 }
 
 /**
