@@ -23,8 +23,9 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
 const GATEWAY_DIR = fileURLToPath(new URL('..', import.meta.url));
 const WORKER_DIR = fileURLToPath(new URL('../../worker', import.meta.url));
 const STARTUP_TIMEOUT_MS = 45_000;
-/** How many times the processes' connections are ended, and the pause between two. */
-const KILLS = 6;
+/** How many outages, how long each ends every connection of the processes, and the pause between two. */
+const KILLS = 5;
+const OUTAGE_MS = 300;
 const KILL_INTERVAL_MS = 500;
 /** The gateway's SHUTDOWN_TIMEOUT_MS in these tests. */
 const SHUTDOWN_TIMEOUT_MS = 5_000;
@@ -291,12 +292,17 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
         if (answer.status === 201) placedOrders.push({ id: String(answer.body.id), email });
         await sleep(40);
       });
-    const load = Promise.all([reader(), reader(), reader(), writer(), writer(), writer(), shopper()]);
+    const load = Promise.all([...Array.from({ length: 6 }, reader), writer(), writer(), writer(), shopper()]);
 
     let ended = 0;
     await sleep(300);
     for (let round = 0; round < KILLS; round++) {
-      ended += await terminate([gatewayApp, workerApp]);
+      // A restart: for a moment every connection, the ones being opened included, is ended.
+      const until = Date.now() + OUTAGE_MS;
+      while (Date.now() < until) {
+        ended += await terminate([gatewayApp, workerApp]);
+        await sleep(20);
+      }
       await sleep(KILL_INTERVAL_MS);
     }
     // Ready again within a second of the last kill.
@@ -427,9 +433,13 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
     expect(gateway.output.some((line) => line.includes('"gateway stopped"'))).toBe(true);
     expect(failedBeforeSignal).toEqual([]);
     // New requests met a 503 (with `Connection: close`) while the listener stayed open, then a closed
-    // port; never a connection reset in the middle of a request.
-    expect(statuses.get(503) ?? 0).toBeGreaterThan(0);
-    expect(refusedAfterSignal.filter((message) => !message.includes('ECONNREFUSED'))).toEqual([]);
+    // port. A connection opened just as the listener closes can still be reset before its request is
+    // read (the server closes connections that carry no request yet): a few at most, none answered.
+    const answeredAfterSignal = statuses.get(503) ?? 0;
+    expect(answeredAfterSignal).toBeGreaterThan(0);
+    const resets = refusedAfterSignal.filter((message) => !/connect (ECONNREFUSED|ECONNRESET)/.test(message));
+    expect(resets.every((message) => message.includes('ECONNRESET'))).toBe(true);
+    expect(resets.length).toBeLessThanOrEqual(Math.max(3, answeredAfterSignal / 20));
     const seen = Object.fromEntries(statuses);
     expect(
       [...statuses.keys()].filter((status) => ![200, 201, 503].includes(status)),

@@ -241,7 +241,11 @@ async function openConfiguredDatabase(config: Config, logger: Logger): Promise<D
     poolSize: config.database.poolSize,
     applicationName: 'commerce-gateway',
     // A restart or failover: the pool opens new connections on the next checkout.
-    onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
+    onConnectionError: (error) =>
+      logger.warn(
+        { code: (error as { code?: string }).code, reason: error.message },
+        'database connection lost',
+      ),
   });
   await migrateToLatest(database.db, { schema: database.schema });
   return database;

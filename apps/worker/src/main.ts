@@ -48,7 +48,11 @@ const database = await openDatabase({
   applicationName: 'commerce-worker',
   // A restart or failover: the pool opens new connections on the next checkout, and every loop
   // and sweep logs its failed run and carries on.
-  onConnectionError: (error) => logger.warn({ err: error }, 'database connection lost'),
+  onConnectionError: (error) =>
+    logger.warn(
+      { code: (error as { code?: string }).code, reason: error.message },
+      'database connection lost',
+    ),
 });
 let running: ReturnType<typeof startOutboxWorkerFromConfig>;
 let checkoutSweeps: ReturnType<typeof startCheckoutMaintenance>;

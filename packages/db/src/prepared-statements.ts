@@ -69,7 +69,7 @@ const NOT_RETRYABLE =
  * restart, `pg_terminate_backend`, a network cut). The pool listens only while
  * the client is idle in it; a client checked out between two statements has
  * no listener, and an `error` event without one ends the process. So every
- * client gets a listener of its own for as long as it lives (`checkOut`), and
+ * client gets a listener of its own for as long as it lives (`preparingPool`), and
  * a client whose connection failed is released with the error, which makes
  * the pool discard it instead of handing it out again.
  */
@@ -153,17 +153,16 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PreparingClient>();
   /** The connection failure of each client that had one; such a client is never reused. */
   const failures = new WeakMap<pg.PoolClient, Error>();
-  const listening = new WeakSet<pg.PoolClient>();
-  const checkOut = async () => {
-    const client = await pool.connect();
-    if (!listening.has(client)) {
-      listening.add(client);
-      client.on('error', (error: Error) => {
-        if (!failures.has(client)) failures.set(client, error);
-      });
-    }
-    return client;
-  };
+  // From its birth to its end every client has a listener. A listener added after the checkout
+  // would come too late: the pool hands a released client to the next waiter at once, and the
+  // same chunk from the server can carry the end of one statement and the connection's death,
+  // both read before the waiter's code runs.
+  pool.on('connect', (client) => {
+    client.on('error', (error: Error) => {
+      if (!failures.has(client)) failures.set(client, error);
+    });
+  });
+  const checkOut = () => pool.connect();
   return {
     connect: async () => {
       const client = await checkOut();
