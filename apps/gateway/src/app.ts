@@ -117,7 +117,12 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
         );
       }
       await next();
-      if (isDraining()) c.header('Connection', 'close');
+      if (!isDraining()) return;
+      try {
+        c.header('Connection', 'close');
+      } catch {
+        // A response with immutable headers keeps them; the server closes the connection anyway.
+      }
     });
   }
 
