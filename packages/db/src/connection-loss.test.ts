@@ -68,7 +68,10 @@ describe.skipIf(!url)('a PostgreSQL connection that dies', () => {
     await admin.query(`create schema ${schema}`);
     await admin.query(`create table ${schema}.writes (n int)`);
     // One connection: a dead one handed out again would fail every statement after it.
-    handle = await openDatabase({ databaseUrl: url, poolSize: 1, applicationName });
+    // The name in the URL wins over PGAPPNAME, so the test finds its connections wherever it runs.
+    const named = new URL(url ?? '');
+    named.searchParams.set('application_name', applicationName);
+    handle = await openDatabase({ databaseUrl: named.toString(), poolSize: 1, applicationName: 'overridden-by-the-url' });
   });
 
   afterAll(async () => {
