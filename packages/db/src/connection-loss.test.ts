@@ -71,7 +71,11 @@ describe.skipIf(!url)('a PostgreSQL connection that dies', () => {
     // The name in the URL wins over PGAPPNAME, so the test finds its connections wherever it runs.
     const named = new URL(url ?? '');
     named.searchParams.set('application_name', applicationName);
-    handle = await openDatabase({ databaseUrl: named.toString(), poolSize: 1, applicationName: 'overridden-by-the-url' });
+    handle = await openDatabase({
+      databaseUrl: named.toString(),
+      poolSize: 1,
+      applicationName: 'overridden-by-the-url',
+    });
   });
 
   afterAll(async () => {
