@@ -43,7 +43,12 @@ export interface GatewayDeps extends ApiDeps {
   onPaymentEvent?: GatewayPaymentEventHandler;
   /** The hosted app's build (apps/hosted/dist by default), see hosted-app.ts. */
   hostedAppDir?: string;
+  /** True once the process is shutting down: new requests are refused with 503 (see server.ts). */
+  isDraining?: () => boolean;
 }
+
+/** Seconds a client refused by a gateway that is shutting down is told to wait (another one takes it). */
+const DRAINING_RETRY_AFTER_SECONDS = 1;
 
 /**
  * Builds the whole HTTP surface from its dependencies; `main.ts` only reads
@@ -64,6 +69,8 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     const { appError, unexpected } = toAppError(error);
     const requestId = c.get('requestId');
     if (unexpected) logger.error({ requestId, route: c.get('route'), err: error }, 'unexpected error');
+    else if (appError.code === 'SERVICE_UNAVAILABLE' && error !== appError)
+      logger.warn({ requestId, route: c.get('route'), err: error }, 'database unavailable');
     if (appError.retryAfterSeconds !== undefined) c.header('Retry-After', String(appError.retryAfterSeconds));
     c.header('x-request-id', requestId);
     return c.json(errorEnvelope(appError, requestId), appError.status as 400);
@@ -97,6 +104,30 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       'request',
     );
   });
+
+  // A gateway that is shutting down finishes what it has and takes nothing new: the load balancer
+  // retries elsewhere. `Connection: close` on every answer lets the server close its sockets.
+  const isDraining = deps.isDraining;
+  if (isDraining) {
+    app.use('*', async (c, next) => {
+      if (isDraining()) {
+        c.header('Connection', 'close');
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          'The server is shutting down; retry the request',
+          { retryAfterSeconds: DRAINING_RETRY_AFTER_SECONDS },
+          { retryAfterSeconds: DRAINING_RETRY_AFTER_SECONDS },
+        );
+      }
+      await next();
+      if (!isDraining()) return;
+      try {
+        c.header('Connection', 'close');
+      } catch {
+        // A response with immutable headers keeps them; the server closes the connection anyway.
+      }
+    });
+  }
 
   mountCors(app, deps);
   mountSearchCompression(app);
@@ -273,8 +304,10 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
         return { headers };
       },
       onError: ({ error }) => {
-        if (toAppError(error).unexpected)
-          logger.error({ requestId: c.get('requestId'), err: error }, 'unexpected error');
+        const { appError, unexpected } = toAppError(error);
+        if (unexpected) logger.error({ requestId: c.get('requestId'), err: error }, 'unexpected error');
+        else if (appError.code === 'SERVICE_UNAVAILABLE' && error.cause !== appError)
+          logger.warn({ requestId: c.get('requestId'), err: error }, 'database unavailable');
       },
     });
   };

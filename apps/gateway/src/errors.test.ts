@@ -47,4 +47,24 @@ describe('toAppError', () => {
     expect(appError.code).toBe('INTERNAL_ERROR');
     expect(unexpected).toBe(true);
   });
+
+  for (const thrown of [
+    databaseError('57P01'),
+    databaseError('08006'),
+    databaseError('25006'),
+    databaseError('ECONNRESET'),
+    new Error('Connection terminated unexpectedly'),
+  ]) {
+    it(`answers a database that went away (${thrown.message}) with 503 SERVICE_UNAVAILABLE and Retry-After, thrown directly or inside tRPC`, () => {
+      for (const error of [thrown, new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: thrown })]) {
+        const { appError, unexpected } = toAppError(error);
+        expect(appError.code).toBe('SERVICE_UNAVAILABLE');
+        expect(appError.status).toBe(503);
+        expect(appError.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+        expect(appError.details).toEqual({ retryAfterSeconds: appError.retryAfterSeconds });
+        expect(appError.message).not.toContain(thrown.message);
+        expect(unexpected).toBe(false);
+      }
+    });
+  }
 });

@@ -13,6 +13,17 @@ const testRouter = router({
       .query(() => {
         throw new Error('relation "secret_table" does not exist at /srv/app/internal.ts:42');
       }),
+    lost: publicProcedure
+      .meta({ openapi: { method: 'GET', path: '/test/lost' } })
+      .input(z.object({}))
+      .output(z.object({}))
+      .query(() => {
+        // As node-postgres reports a connection ended by a server restart or a failover.
+        throw Object.assign(new Error('terminating connection due to administrator command'), {
+          code: '57P01',
+          severity: 'FATAL',
+        });
+      }),
     echo: publicProcedure
       .meta({ openapi: { method: 'POST', path: '/test/echo' }, successStatus: 201 })
       .input(
@@ -223,5 +234,67 @@ describe('health', () => {
     const ready = await h.app.request('/readyz');
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready' });
+  });
+
+  it('answers a request that met a lost database connection with 503 SERVICE_UNAVAILABLE and Retry-After on REST and /trpc, logged as a warning', async () => {
+    const rest = await h.app.request('/api/v1/test/lost');
+    expect(rest.status).toBe(503);
+    expect(rest.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    const error = await errorOf(rest);
+    expect(error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(error.message).not.toContain('administrator');
+    expect(error.details).toEqual({ retryAfterSeconds: Number(rest.headers.get('retry-after')) });
+
+    const trpc = await h.app.request('/trpc/test.lost?input=%7B%7D');
+    expect(trpc.status).toBe(503);
+    expect(trpc.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    const body = (await trpc.json()) as { error: { data: { appCode: string } } };
+    expect(body.error.data.appCode).toBe('SERVICE_UNAVAILABLE');
+
+    const logged = h.logs.filter((line) => line.msg === 'database unavailable');
+    expect(logged.length).toBeGreaterThanOrEqual(2);
+    expect(
+      h.logs.filter(
+        (line) => line.msg === 'unexpected error' && JSON.stringify(line).includes('administrator'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('lists 503 SERVICE_UNAVAILABLE with Retry-After on every route of the OpenAPI document', async () => {
+    const document = (await (await h.app.request('/api/v1/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { description: string; headers?: object }> }>
+      >;
+    };
+    const operations = Object.values(document.paths).flatMap((item) => Object.values(item));
+    expect(operations.length).toBeGreaterThan(50);
+    for (const operation of operations) {
+      expect(operation.responses['503']?.description).toContain('SERVICE_UNAVAILABLE');
+    }
+    expect(document.paths['/test/lost']?.get?.responses['503']?.headers).toHaveProperty('Retry-After');
+  });
+});
+
+describe('a gateway that is shutting down', () => {
+  let draining = false;
+  let d: Harness;
+  beforeAll(async () => {
+    d = await createHarness({ router: testRouter, isDraining: () => draining });
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+
+  it('refuses new requests with 503 SERVICE_UNAVAILABLE, Retry-After and Connection: close', async () => {
+    expect((await d.app.request('/api/v1/test/echo', json({ quantity: 1 }))).status).toBe(201);
+    draining = true;
+    const refused = await d.app.request('/api/v1/test/echo', json({ quantity: 1 }));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.headers.get('x-request-id')).toMatch(/^req_/);
+    expect((await errorOf(refused)).code).toBe('SERVICE_UNAVAILABLE');
+    expect((await d.app.request('/readyz')).status).toBe(503);
   });
 });

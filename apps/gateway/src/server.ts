@@ -1,4 +1,5 @@
 import type { AddressInfo, Server } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { seedDemoOrganization } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
@@ -24,6 +25,11 @@ export const CHECKOUT_SWEEP_INTERVAL_MS = 30_000;
 export const LABEL_SWEEP_INTERVAL_MS = 30_000;
 /** How often expired sessions, challenges, idempotency keys, webhook event ids and action tokens are deleted. */
 export const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+/**
+ * How long a gateway that is shutting down keeps its listener open while it answers every new
+ * request with 503 and `Connection: close` (at most a quarter of SHUTDOWN_TIMEOUT_MS).
+ */
+export const DRAIN_GRACE_MS = 1_000;
 
 export interface RunningGateway {
   url: string;
@@ -49,7 +55,7 @@ export async function startGateway(
   options: StartOptions = {},
 ): Promise<RunningGateway> {
   const clock = options.clock ?? systemClock;
-  const database = options.database ?? (await openConfiguredDatabase(config));
+  const database = options.database ?? (await openConfiguredDatabase(config, logger));
   if (config.seedDemo) {
     const outcome = await seedDemoOrganization(database.db, clock.now());
     logger.info({ outcome, slug: 'demo' }, 'demo organization');
@@ -70,6 +76,7 @@ export async function startGateway(
     clock,
   });
   const payments = createPaymentProvider(config);
+  let draining = false;
   const carrier = createCarrierProvider(config, { db: database.db, clock });
   const app = createApp({
     db: database.db,
@@ -84,6 +91,7 @@ export async function startGateway(
     distance: createDistanceProvider(config),
     carrier,
     version: VERSION,
+    isDraining: () => draining,
     ...(options.router ? { router: options.router } : {}),
   });
 
@@ -187,24 +195,42 @@ export async function startGateway(
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          // Requests still running past the deadline are cut so the process can exit.
-          if ('closeAllConnections' in server) server.closeAllConnections();
-          resolve();
-        }, config.shutdownTimeoutMs);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
+      // From here every new request answers 503 with `Connection: close` (app.ts); those in flight
+      // and the deliveries and sweeps running now finish, all within one SHUTDOWN_TIMEOUT_MS.
+      draining = true;
+      const startedAt = Date.now();
+      // For a moment the listener stays open, so that a client sending on a kept-alive
+      // connection gets that 503 (and /readyz its 503) instead of a connection reset; then it
+      // closes, which also closes the connections left idle.
+      const serverClosed = (async () => {
+        if (await hasConnections(server)) await sleep(Math.min(DRAIN_GRACE_MS, config.shutdownTimeoutMs / 4));
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeIdleConnections' in server) server.closeIdleConnections();
         });
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
-      await worker?.stop();
-      await checkoutSweeps?.stop();
-      await housekeeping?.stop();
-      await bookingSweeps?.stop();
-      await labelSweeps?.stop();
+      })();
+      const backgroundStopped = Promise.all([
+        worker?.stop(),
+        checkoutSweeps?.stop(),
+        housekeeping?.stop(),
+        bookingSweeps?.stop(),
+        labelSweeps?.stop(),
+      ]);
+      let timer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        Promise.all([serverClosed, backgroundStopped]).then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs - (Date.now() - startedAt));
+          timer.unref();
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) {
+        // Requests still running past the deadline are cut so the process can exit; a delivery
+        // still running is left to its lease, and another worker sends it again.
+        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; closing connections');
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      }
       await rateLimiter.close();
       await mailer.close?.();
       await database.close();
@@ -215,16 +241,31 @@ export async function startGateway(
   return { url, database, close };
 }
 
+function hasConnections(server: {
+  getConnections(callback: (error: Error | null, count: number) => void): void;
+}) {
+  return new Promise<boolean>((resolve) =>
+    server.getConnections((error, count) => resolve(!error && count > 0)),
+  );
+}
+
 /**
  * The configured database at the latest migration: PostgreSQL, or the
  * embedded PGlite, which starts a new data directory from a snapshot of a
  * migrated database when this machine has one (see `openEmbeddedAtLatest`).
  */
-async function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+async function openConfiguredDatabase(config: Config, logger: Logger): Promise<DatabaseHandle> {
   if (!config.database.url) return openEmbeddedAtLatest(config.database.dataDir);
   const database = await openDatabase({
     databaseUrl: config.database.url,
     poolSize: config.database.poolSize,
+    applicationName: 'commerce-gateway',
+    // A restart or failover: the pool opens new connections on the next checkout.
+    onConnectionError: (error) =>
+      logger.warn(
+        { code: (error as { code?: string }).code, reason: error.message },
+        'database connection lost',
+      ),
   });
   await migrateToLatest(database.db, { schema: database.schema });
   return database;

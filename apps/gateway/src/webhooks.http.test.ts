@@ -315,7 +315,8 @@ describe('the OpenAPI document', () => {
       expect.objectContaining({ name: 'Stripe-Signature', in: 'header', required: true }),
     ]);
     expect(operation.requestBody.content['application/json']).toBeDefined();
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '413', '500']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '413', '500', '503']);
+    expect(JSON.stringify(operation.responses['503'])).toContain('SERVICE_UNAVAILABLE');
     expect(JSON.stringify(operation.responses['400'])).toContain('WEBHOOK_SIGNATURE_INVALID');
     expect(JSON.stringify(operation.responses['413'])).toContain('PAYLOAD_TOO_LARGE');
   });

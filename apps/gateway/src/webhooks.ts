@@ -230,6 +230,8 @@ export const paymentWebhookOpenApiPaths: Record<string, Record<string, unknown>>
         '400': errorResponse(['VALIDATION_FAILED', 'WEBHOOK_SIGNATURE_INVALID']),
         '413': errorResponse(['PAYLOAD_TOO_LARGE']),
         '500': errorResponse(['INTERNAL_ERROR']),
+        // The database unavailable: nothing applied; the processor's redelivery is safe (events apply once).
+        '503': errorResponse(['SERVICE_UNAVAILABLE']),
       },
     },
   },

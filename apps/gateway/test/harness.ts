@@ -46,6 +46,8 @@ export async function createHarness(
     poolSize?: number;
     /** The hosted app's build the gateway serves; apps/hosted/dist by default. */
     hostedAppDir?: string;
+    /** Whether the gateway is shutting down (server.ts); never by default. */
+    isDraining?: () => boolean;
   } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase(
@@ -76,6 +78,7 @@ export async function createHarness(
     version: 'test',
     ...(options.router ? { router: options.router } : {}),
     ...(options.hostedAppDir ? { hostedAppDir: options.hostedAppDir } : {}),
+    ...(options.isDraining ? { isDraining: options.isDraining } : {}),
   });
 
   const harness: Harness = {

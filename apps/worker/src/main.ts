@@ -42,7 +42,18 @@ const logger = pino({
   timestamp: pino.stdTimeFunctions.isoTime,
 });
 
-const database = await openDatabase({ databaseUrl: config.database.url, poolSize: config.database.poolSize });
+const database = await openDatabase({
+  databaseUrl: config.database.url,
+  poolSize: config.database.poolSize,
+  applicationName: 'commerce-worker',
+  // A restart or failover: the pool opens new connections on the next checkout, and every loop
+  // and sweep logs its failed run and carries on.
+  onConnectionError: (error) =>
+    logger.warn(
+      { code: (error as { code?: string }).code, reason: error.message },
+      'database connection lost',
+    ),
+});
 let running: ReturnType<typeof startOutboxWorkerFromConfig>;
 let checkoutSweeps: ReturnType<typeof startCheckoutMaintenance>;
 let housekeeping: ReturnType<typeof startHousekeeping>;

@@ -1,4 +1,5 @@
 import { AppError, formatIssuePath, isAppError, MAX_VALIDATION_ISSUES } from '@commerce/core';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '@commerce/db';
 import { TRPCError } from '@trpc/server';
 
 interface IssueLike {
@@ -41,6 +42,10 @@ function zodIssues(value: unknown): IssueLike[] | undefined {
  */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (isAppError(error)) return { appError: error, unexpected: false };
+  // A lost or refused connection, a server shutting down, a read-only standby, a full disk: the
+  // request may succeed in a moment, so 503 with Retry-After, never 500. A write whose commit
+  // outcome is unknown is not retried here; the client's retry with its idempotency key is safe.
+  if (isDatabaseUnavailable(error)) return { appError: databaseUnavailable(error), unexpected: false };
   const databaseCode = sqlStateOf(error instanceof TRPCError ? error.cause : error);
   if (databaseCode === 'BK001') {
     return { appError: new AppError('CAPACITY_UNAVAILABLE'), unexpected: false };
@@ -71,6 +76,16 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
       };
   }
   return { appError: new AppError('INTERNAL_ERROR'), unexpected: true };
+}
+
+/** The answer to a request that met an unavailable database. */
+export function databaseUnavailable(cause?: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The database is unavailable for a moment; retry the request',
+    { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
+    { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS, cause },
+  );
 }
 
 function sqlStateOf(error: unknown): string | undefined {

@@ -1,6 +1,6 @@
 export * from './context.ts';
 export * from './download.ts';
-export { toAppError } from './errors.ts';
+export { databaseUnavailable, toAppError } from './errors.ts';
 export { hostedAppOrigin, httpOrigin } from './hosted-origin.ts';
 export type { ApiMeta, AuthKind } from './meta.ts';
 export * from './openapi.ts';

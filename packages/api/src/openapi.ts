@@ -27,7 +27,8 @@ const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
 
 /** Every code a route can answer: its builder's, its own, and the gateway's. */
 export function routeErrorCodes(route: RestRoute): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'INTERNAL_ERROR']);
+  // Every route may meet an unavailable database (or a gateway shutting down): 503 SERVICE_UNAVAILABLE.
+  const codes = new Set<ErrorCode>(['VALIDATION_FAILED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
   if (route.method !== 'GET' && route.method !== 'DELETE') codes.add('PAYLOAD_TOO_LARGE');
   for (const code of IMPLIED_ERRORS[route.meta.auth ?? 'public']) codes.add(code);
   // A cookie-authenticated customer change from an origin the tenant does not allow.
@@ -173,11 +174,14 @@ function decorateOperation(operation: JsonObject, route: RestRoute): void {
   for (const [errorStatus, codes] of byStatus) {
     decorated[String(errorStatus)] = {
       description: codes.join(', '),
-      ...(errorStatus === 429
+      ...(errorStatus === 429 || errorStatus === 503
         ? {
             headers: {
               'Retry-After': {
-                description: 'Seconds to wait before retrying',
+                description:
+                  errorStatus === 429
+                    ? 'Seconds to wait before retrying'
+                    : 'With SERVICE_UNAVAILABLE: seconds to wait before retrying',
                 schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
               },
             },

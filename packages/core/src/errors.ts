@@ -96,6 +96,10 @@ export const ERROR_TABLE = {
     message: 'The label purchase outcome is unknown; reconcile it',
   },
   BOOKING_DELIVERY_UNAVAILABLE: { status: 503, message: 'Delivery rating is unavailable' },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: 'The service is unavailable for a moment; retry after the Retry-After seconds',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
@@ -116,7 +120,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: ErrorDetails | undefined;
-  /** Only for RATE_LIMIT_EXCEEDED: sent as the `Retry-After` header. */
+  /** For RATE_LIMIT_EXCEEDED and SERVICE_UNAVAILABLE: sent as the `Retry-After` header. */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(

@@ -1,4 +1,5 @@
 export * from './audit.ts';
+export * from './connection-errors.ts';
 export { openEmbeddedAtLatest } from './embedded-snapshot.ts';
 export * from './idempotency.ts';
 export * from './migrate.ts';

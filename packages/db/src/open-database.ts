@@ -32,7 +32,20 @@ export interface OpenDatabaseOptions {
   poolSize?: number | undefined;
   /** First schema on the search path (test databases live in their own schema). */
   schema?: string | undefined;
+  /**
+   * `application_name` of the PostgreSQL connections (`pg_stat_activity` shows it), unless the URL
+   * (`?application_name=`) or `PGAPPNAME` names one.
+   */
+  applicationName?: string | undefined;
+  /** Told when an idle pooled connection dies (a server restart, a failover, a network cut). */
+  onConnectionError?: ((error: Error) => void) | undefined;
 }
+
+/**
+ * How long a statement waits for a pooled connection, a new one included, before it fails with
+ * 503 SERVICE_UNAVAILABLE: a server that does not answer must not hold requests forever.
+ */
+export const CONNECTION_TIMEOUT_MS = 10_000;
 
 // int8 (counts, sums) as numbers on both engines; amounts stay far below 2^53.
 const INT8_OID = 20;
@@ -88,14 +101,17 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
   const pool = new pg.Pool({
     connectionString,
     max: options.poolSize ?? 10,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    ...(options.applicationName ? { fallback_application_name: options.applicationName } : {}),
     ...(options.schema ? { options: `-c search_path=${options.schema},public` } : {}),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client that loses its server must not crash the process; the next checkout reconnects.
-  pool.on('error', () => {});
+  // An idle client that loses its server must not crash the process: the pool drops it and the
+  // next checkout opens a new connection. Checked-out clients get their own listener (preparingPool).
+  pool.on('error', (error) => options.onConnectionError?.(error));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: preparingPool(pool), cursor: Cursor }),
   });

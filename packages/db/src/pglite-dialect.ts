@@ -98,17 +98,55 @@ class PGliteDriver implements Driver {
 
   async destroy(): Promise<void> {
     await this.tail;
-    if (!this.pglite.closed) await this.pglite.close();
+    // A stopped engine never answers again, its close() included; the process exit ends it.
+    if (!this.pglite.closed && !this.connection.stopped) await this.pglite.close();
   }
 }
 
 let cursorSequence = 0;
 
+/**
+ * The error every statement gets once the embedded engine stopped: SQLSTATE
+ * 57P02 (crash shutdown), which the service answers with 503.
+ */
+export class EmbeddedDatabaseStoppedError extends Error {
+  readonly code = '57P02';
+  constructor(cause: unknown) {
+    super('The embedded database stopped after a failed write to its data directory; restart the process', {
+      cause,
+    });
+    this.name = 'EmbeddedDatabaseStoppedError';
+  }
+}
+
 class PGliteConnection implements DatabaseConnection {
+  /**
+   * The PANIC that stopped the engine, if one did. PostgreSQL panics when it
+   * cannot write its log (a full or read-only disk); a server would restart
+   * and recover from the log, but the embedded engine never answers again, so
+   * every later statement fails at once instead of waiting forever. What is
+   * on disk is what a crash leaves, which the next start recovers from.
+   */
+  private panic: unknown;
+
   constructor(private readonly pglite: PGlite) {}
 
+  get stopped(): boolean {
+    return this.panic !== undefined;
+  }
+
+  private async query<R>(text: string, parameters: unknown[] = [], options?: { rowMode: 'object' }) {
+    if (this.panic !== undefined) throw new EmbeddedDatabaseStoppedError(this.panic);
+    try {
+      return await this.pglite.query<R>(text, parameters, options);
+    } catch (error) {
+      if ((error as { severity?: unknown } | null)?.severity === 'PANIC') this.panic = error;
+      throw error;
+    }
+  }
+
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters], {
+    const result = await this.query<R>(compiledQuery.sql, [...compiledQuery.parameters], {
       rowMode: 'object',
     });
     const affected = result.affectedRows;
@@ -132,7 +170,7 @@ class PGliteConnection implements DatabaseConnection {
     cursorSequence += 1;
     const cursor = `kysely_stream_${cursorSequence}`;
     const declare = () =>
-      this.pglite.query(`declare ${cursor} no scroll cursor for ${compiledQuery.sql}`, [
+      this.query(`declare ${cursor} no scroll cursor for ${compiledQuery.sql}`, [
         ...compiledQuery.parameters,
       ]);
     let ownTransaction = false;
@@ -141,19 +179,19 @@ class PGliteConnection implements DatabaseConnection {
     } catch (error) {
       // 25P01: no transaction is open, so the cursor gets one of its own.
       if ((error as { code?: unknown }).code !== '25P01') throw error;
-      await this.pglite.query('begin read only');
+      await this.query('begin read only');
       ownTransaction = true;
       try {
         await declare();
       } catch (declareError) {
-        await this.pglite.query('rollback');
+        await this.query('rollback');
         throw declareError;
       }
     }
     let completed = false;
     try {
       while (true) {
-        const chunk = await this.pglite.query<R>(`fetch ${chunkSize} from ${cursor}`, [], {
+        const chunk = await this.query<R>(`fetch ${chunkSize} from ${cursor}`, [], {
           rowMode: 'object',
         });
         if (chunk.rows.length > 0) yield { rows: chunk.rows };
@@ -161,8 +199,8 @@ class PGliteConnection implements DatabaseConnection {
       }
       completed = true;
     } finally {
-      if (ownTransaction) await this.pglite.query(completed ? 'commit' : 'rollback');
-      else await this.pglite.query(`close ${cursor}`);
+      if (ownTransaction) await this.query(completed ? 'commit' : 'rollback');
+      else await this.query(`close ${cursor}`);
     }
   }
 }

@@ -6,6 +6,7 @@ import type {
   PostgresQueryResult,
 } from 'kysely';
 import type pg from 'pg';
+import { isConnectionLost } from './connection-errors.ts';
 
 /**
  * Leads the text of a statement that PostgreSQL should prepare once per
@@ -51,9 +52,38 @@ export function statementName(text: string): string {
   return name;
 }
 
-/** A pooled client that sends marked statements as named (prepared) ones. */
+/**
+ * Statements that only read and may run again on another connection when the
+ * first one was lost before they answered: a plain `select` outside a
+ * transaction, without locks or sequences.
+ */
+const RETRYABLE_READ = /^(\/\* prepared \*\/ )?select\b/i;
+const NOT_RETRYABLE =
+  /\b(nextval|setval|pg_advisory\w*|for\s+(update|share|no\s+key\s+update|key\s+share))\b/i;
+
+/**
+ * A pooled client that sends marked statements as named (prepared) ones, and
+ * that keeps the death of its connection from reaching the process.
+ *
+ * node-postgres emits `error` on a client whose connection dies (a server
+ * restart, `pg_terminate_backend`, a network cut). The pool listens only while
+ * the client is idle in it; a client checked out between two statements has
+ * no listener, and an `error` event without one ends the process. So every
+ * client gets a listener of its own for as long as it lives (`preparingPool`), and
+ * a client whose connection failed is released with the error, which makes
+ * the pool discard it instead of handing it out again.
+ */
 class PreparingClient implements PostgresPoolClient {
-  constructor(private readonly client: pg.PoolClient) {}
+  /** Between BEGIN and COMMIT or ROLLBACK: no statement is retried there. */
+  private inTransaction = false;
+  /** The client went back to the pool for a retry that found no new connection. */
+  private released = false;
+
+  constructor(
+    private client: pg.PoolClient,
+    private readonly checkOut: () => Promise<pg.PoolClient>,
+    private readonly failures: WeakMap<pg.PoolClient, Error>,
+  ) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
@@ -65,16 +95,53 @@ class PreparingClient implements PostgresPoolClient {
       // pg-cursor, as Kysely streams: a submittable, run as it is.
       return this.client.query(textOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
     }
-    const values = [...parameters];
-    const result = textOrCursor.startsWith(PREPARED_MARKER)
-      ? this.client.query({ name: statementName(textOrCursor), text: textOrCursor, values })
-      : this.client.query(textOrCursor, values);
+    const config = toQueryConfig(textOrCursor, parameters);
+    const wasInTransaction = this.inTransaction;
+    this.trackTransaction(textOrCursor);
+    const result = this.client.query(config).catch(async (error: unknown) => {
+      if (!isConnectionLost(error)) throw error;
+      const dead = this.client;
+      if (!this.failures.has(dead))
+        this.failures.set(dead, error instanceof Error ? error : new Error('connection lost'));
+      // An idempotent read outside a transaction runs once more on a fresh connection; a write
+      // never does, since whether it committed is unknown (the client's idempotency key decides).
+      if (wasInTransaction || !RETRYABLE_READ.test(textOrCursor) || NOT_RETRYABLE.test(textOrCursor))
+        throw error;
+      // The dead client goes back first, so that a full pool has a place for the new one.
+      dead.release(this.failures.get(dead));
+      this.released = true;
+      this.client = await this.checkOut();
+      this.released = false;
+      return this.client.query(config);
+    });
     return result as unknown as Promise<PostgresQueryResult<R>>;
   }
 
   release(): void {
-    this.client.release();
+    this.inTransaction = false;
+    if (this.released) {
+      this.released = false;
+      return;
+    }
+    // With an error the pool closes the client and opens a new one on the next checkout.
+    this.client.release(this.failures.get(this.client));
   }
+
+  private trackTransaction(text: string): void {
+    const head = text.slice(0, 20).trimStart().toLowerCase();
+    if (head.startsWith('begin') || head.startsWith('start transaction')) this.inTransaction = true;
+    else if (
+      head.startsWith('commit') ||
+      head.startsWith('end') ||
+      (head.startsWith('rollback') && !head.startsWith('rollback to'))
+    )
+      this.inTransaction = false;
+  }
+}
+
+function toQueryConfig(text: string, parameters: ReadonlyArray<unknown>): pg.QueryConfig {
+  const values = [...parameters];
+  return text.startsWith(PREPARED_MARKER) ? { name: statementName(text), text, values } : { text, values };
 }
 
 /**
@@ -84,12 +151,24 @@ class PreparingClient implements PostgresPoolClient {
  */
 export function preparingPool(pool: pg.Pool): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, PreparingClient>();
+  /** The connection failure of each client that had one; such a client is never reused. */
+  const failures = new WeakMap<pg.PoolClient, Error>();
+  // From its birth to its end every client has a listener. A listener added after the checkout
+  // would come too late: the pool hands a released client to the next waiter at once, and the
+  // same chunk from the server can carry the end of one statement and the connection's death,
+  // both read before the waiter's code runs.
+  pool.on('connect', (client) => {
+    client.on('error', (error: Error) => {
+      if (!failures.has(client)) failures.set(client, error);
+    });
+  });
+  const checkOut = () => pool.connect();
   return {
     connect: async () => {
-      const client = await pool.connect();
+      const client = await checkOut();
       let wrapper = wrapped.get(client);
       if (!wrapper) {
-        wrapper = new PreparingClient(client);
+        wrapper = new PreparingClient(client, checkOut, failures);
         wrapped.set(client, wrapper);
       }
       return wrapper;

@@ -14,6 +14,8 @@ export interface SmtpTransportOptions {
    * would deliver the row a second time while this one still waits.
    */
   socketTimeoutMs?: number;
+  /** Told of a failure of the transport itself, outside any send (a pooled connection that died). */
+  onError?: (error: Error) => void;
 }
 
 /**
@@ -42,6 +44,9 @@ export function createSmtpTransport(
   }
   // nodemailer reads every option from the URL when it is given one, so the defaults travel in it too.
   const transporter = nodemailer.createTransport(url.toString());
+  // nodemailer emits a transport failure on the transporter, and an `error` event without a listener
+  // ends the process; each send's own failure still reaches its sender.
+  transporter.on('error', (error: Error) => options.onError?.(error));
   disableNagle(transporter.transporter as unknown as SocketSource);
 
   return {

@@ -30,6 +30,7 @@ export function createEmailTransportFromConfig(
     // One pooled connection per delivery in flight, so no send waits for a connection.
     return createSmtpTransport(config.email.smtpUrl, config.email.from, {
       maxConnections: config.outboxConcurrency,
+      onError: (error) => dependencies.logger.warn({ err: error }, 'SMTP transport failed'),
     });
   }
   return createDevTransport(dependencies.db, dependencies.logger, dependencies.clock ?? systemClock);

@@ -64,6 +64,9 @@ export function createRateLimiter(
           enableOfflineQueue: false,
           commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
           connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+          // A command cut off by a lost connection was already decided from memory (see `consume`);
+          // sent again after the reconnect, it would count that request a second time.
+          autoResendUnfulfilledCommands: false,
         })
       : undefined;
   // Without a listener ioredis prints every failed reconnect; the owner's logger should see them instead.
