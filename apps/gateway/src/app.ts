@@ -8,6 +8,7 @@ import {
 } from '@commerce/api';
 import { settleBookingPayment } from '@commerce/bookings';
 import { AppError, newId } from '@commerce/core';
+import { customerEmailConfigOf } from '@commerce/notifications';
 import { runPaymentActions, settlePaymentEvent } from '@commerce/orders';
 import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
@@ -178,11 +179,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
       (async (trx, event) => {
         const settled = await settlePaymentEvent(trx, event, {
           at: deps.clock.now(),
-          email: {
-            emailFrom: deps.config.email.from,
-            linkBase: deps.config.hostedCheckoutUrl,
-            bookingEmailsPerRecipientPerHour: deps.config.email.bookingEmailsPerRecipientPerHour,
-          },
+          email: customerEmailConfigOf(deps.config),
           // Bookings depend on orders: a booking checkout's event is handed back to the bookings area.
           settleBookingPayment,
         });

@@ -6,7 +6,11 @@ import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
 import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
-import { createEmailTransportFromConfig, startOutboxWorkerFromConfig } from '@commerce/notifications';
+import {
+  createEmailTransportFromConfig,
+  customerEmailConfigOf,
+  startOutboxWorkerFromConfig,
+} from '@commerce/notifications';
 import { createCarrierProvider, startCheckoutMaintenance, startLabelSweeps } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
@@ -109,7 +113,7 @@ export async function startGateway(
     ? startCheckoutMaintenance({
         db: database.db,
         clock,
-        email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+        email: customerEmailConfigOf(config),
         abandonedCartDelayMinutes: config.checkout.abandonedCartDelayMinutes,
         // Sessions left awaiting payment: the intent is cancelled and the stock released.
         paymentTimeout: { payments, minutes: config.checkout.paymentTimeoutMinutes },
@@ -130,11 +134,7 @@ export async function startGateway(
     ? startBookingSweeps({
         db: database.db,
         clock,
-        email: {
-          emailFrom: config.email.from,
-          linkBase: config.hostedCheckoutUrl,
-          bookingEmailsPerRecipientPerHour: config.email.bookingEmailsPerRecipientPerHour,
-        },
+        email: customerEmailConfigOf(config),
         holdIntervalMs: config.bookings.sweepIntervalMs,
         logger: logger.child({ component: 'booking-sweeps' }),
       })

@@ -2,7 +2,7 @@ import { startBookingSweeps } from '@commerce/bookings';
 import { type Config, ConfigError, loadConfig, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { migrateToLatest, openDatabase } from '@commerce/db';
-import { startOutboxWorkerFromConfig } from '@commerce/notifications';
+import { customerEmailConfigOf, startOutboxWorkerFromConfig } from '@commerce/notifications';
 import { createCarrierProvider, startCheckoutMaintenance, startLabelSweeps } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import pino from 'pino';
@@ -66,7 +66,7 @@ try {
   checkoutSweeps = startCheckoutMaintenance({
     db: database.db,
     clock: systemClock,
-    email: { emailFrom: config.email.from, linkBase: config.hostedCheckoutUrl },
+    email: customerEmailConfigOf(config),
     abandonedCartDelayMinutes: config.checkout.abandonedCartDelayMinutes,
     // Sessions left awaiting payment: the intent is cancelled and the stock released.
     paymentTimeout: {
@@ -86,11 +86,7 @@ try {
   bookingSweeps = startBookingSweeps({
     db: database.db,
     clock: systemClock,
-    email: {
-      emailFrom: config.email.from,
-      linkBase: config.hostedCheckoutUrl,
-      bookingEmailsPerRecipientPerHour: config.email.bookingEmailsPerRecipientPerHour,
-    },
+    email: customerEmailConfigOf(config),
     holdIntervalMs: config.bookings.sweepIntervalMs,
     logger: logger.child({ component: 'booking-sweeps' }),
   });

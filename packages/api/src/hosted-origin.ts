@@ -1,4 +1,4 @@
-import { type CustomerEmailConfig, tenantLinkBase } from '@commerce/notifications';
+import { type CustomerEmailConfig, customerEmailConfigOf, tenantLinkBase } from '@commerce/notifications';
 import type { ApiContext } from './context.ts';
 
 /** The serialized origin of an http(s) URL, or undefined (a browser's `Origin: null`, garbage). */
@@ -36,9 +36,5 @@ export function hostedLinkBase(ctx: Pick<ApiContext, 'config' | 'observed'>): st
  * the request's tenant, and the cap on booking emails to one recipient (BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR).
  */
 export function customerEmailConfig(ctx: Pick<ApiContext, 'config' | 'observed'>): CustomerEmailConfig {
-  return {
-    emailFrom: ctx.config.email.from,
-    linkBase: hostedLinkBase(ctx),
-    bookingEmailsPerRecipientPerHour: ctx.config.email.bookingEmailsPerRecipientPerHour,
-  };
+  return { ...customerEmailConfigOf(ctx.config), linkBase: hostedLinkBase(ctx) };
 }

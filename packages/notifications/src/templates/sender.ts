@@ -234,6 +234,22 @@ export interface CustomerEmailConfig {
   bookingEmailsPerRecipientPerHour?: number;
 }
 
+/**
+ * The customer email settings of a process's configuration, for work without a request (the worker,
+ * sweeps, webhooks): EMAIL_FROM, HOSTED_CHECKOUT_URL as the links' base (its `{orgSlug}` replaced
+ * when each email is rendered) and BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR.
+ */
+export function customerEmailConfigOf(config: {
+  email: { from: string; bookingEmailsPerRecipientPerHour: number };
+  hostedCheckoutUrl: string;
+}): CustomerEmailConfig {
+  return {
+    emailFrom: config.email.from,
+    linkBase: config.hostedCheckoutUrl,
+    bookingEmailsPerRecipientPerHour: config.email.bookingEmailsPerRecipientPerHour,
+  };
+}
+
 /** The placeholder HOSTED_CHECKOUT_URL may hold for the tenant's slug (CONTRACT.md section 10). */
 export const ORG_SLUG_PLACEHOLDER = '{orgSlug}';
 
