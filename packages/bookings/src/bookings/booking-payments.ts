@@ -156,6 +156,20 @@ async function ensureSalesRecord(
   return { id: sale.record.id, created: true };
 }
 
+/** The ids of the checkout sessions (`s`) of a booking's Sales record, every status. */
+export function bookingSessions(db: Kysely<Database>, organizationId: string, bookingId: string) {
+  return db
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('bookings as b', (join) =>
+      join
+        .onRef('b.organization_id', '=', 's.organization_id')
+        .onRef('b.sales_record_id', '=', 's.sales_record_id'),
+    )
+    .select('s.id')
+    .where('b.organization_id', '=', organizationId)
+    .where('b.id', '=', bookingId);
+}
+
 /**
  * Locks the checkout sessions of a booking's Sales record (every one: a
  * closed session's payment may still arrive, and closing a booking's payment
@@ -172,17 +186,7 @@ export async function lockBookingPaymentSessions(
   bookingId: string,
   options: { skipLocked?: boolean } = {},
 ): Promise<boolean> {
-  const open = trx
-    .selectFrom('checkout_sessions as s')
-    .innerJoin('bookings as b', (join) =>
-      join
-        .onRef('b.organization_id', '=', 's.organization_id')
-        .onRef('b.sales_record_id', '=', 's.sales_record_id'),
-    )
-    .select('s.id')
-    .where('b.organization_id', '=', organizationId)
-    .where('b.id', '=', bookingId)
-    .orderBy('s.id');
+  const open = bookingSessions(trx, organizationId, bookingId).orderBy('s.id');
   if (!options.skipLocked) {
     await open.forUpdate('s').execute();
     return true;

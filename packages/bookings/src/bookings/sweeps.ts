@@ -4,6 +4,7 @@ import type { CustomerEmailConfig } from '@commerce/notifications';
 import { type Kysely, sql } from 'kysely';
 import { setClaimClock } from '../capacity/capacity-lock.ts';
 import {
+  bookingSessions,
   closeBookingPaymentLinks,
   lockBookingPaymentSessions,
   OPEN_SESSION_STATUSES,
@@ -192,16 +193,7 @@ export async function expireBookingPaymentLinks(
             .executeTakeFirst();
           if (booking?.status !== 'CONFIRMED') return false;
           // Decided again under the locks: a link sent or paid meanwhile is no longer due.
-          const expired = await trx
-            .selectFrom('checkout_sessions as s')
-            .innerJoin('bookings as b', (join) =>
-              join
-                .onRef('b.organization_id', '=', 's.organization_id')
-                .onRef('b.sales_record_id', '=', 's.sales_record_id'),
-            )
-            .select('s.id')
-            .where('b.organization_id', '=', row.organization_id)
-            .where('b.id', '=', row.id)
+          const expired = await bookingSessions(trx, row.organization_id, row.id)
             .where('s.status', 'in', [...OPEN_SESSION_STATUSES])
             .where('s.expires_at', '<=', options.at)
             .executeTakeFirst();
