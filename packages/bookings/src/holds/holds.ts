@@ -122,7 +122,7 @@ function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
 }
 
 /**
- * The first look, without the capacity lock, in one statement: the hold limits (14.23: 10 per
+ * The first look, without the capacity lock, in one statement: the hold limits (10 per
  * tenant and client address, and per tenant and email; beyond, `refusal` is the 429 with
  * `Retry-After` until the earliest of them is released) and each pool resource's free units over
  * the interval (its capacity minus the peak of its live claims). A limit counts what the client
