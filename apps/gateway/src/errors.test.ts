@@ -1,4 +1,5 @@
 import { AppError } from '@commerce/core';
+import { fromDatabaseClient } from '@commerce/db';
 import { TRPCError } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { toAppError } from './errors.ts';
@@ -52,8 +53,8 @@ describe('toAppError', () => {
     databaseError('57P01'),
     databaseError('08006'),
     databaseError('25006'),
-    databaseError('ECONNRESET'),
-    new Error('Connection terminated unexpectedly'),
+    fromDatabaseClient(databaseError('ECONNRESET')),
+    fromDatabaseClient(new Error('Connection terminated unexpectedly')),
   ]) {
     it(`answers a database that went away (${thrown.message}) with 503 SERVICE_UNAVAILABLE and Retry-After, thrown directly or inside tRPC`, () => {
       for (const error of [thrown, new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: thrown })]) {
@@ -64,6 +65,23 @@ describe('toAppError', () => {
         expect(appError.details).toEqual({ retryAfterSeconds: appError.retryAfterSeconds });
         expect(appError.message).not.toContain(thrown.message);
         expect(unexpected).toBe(false);
+      }
+    });
+  }
+
+  for (const thrown of [
+    new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }),
+    }),
+    Object.assign(new Error('request to the provider timed out'), { code: 'ETIMEDOUT' }),
+    new Error('Connection closed'),
+  ]) {
+    it(`does not answer a provider's failure (${thrown.message}) as an unavailable database`, () => {
+      for (const error of [thrown, new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: thrown })]) {
+        const { appError, unexpected } = toAppError(error);
+        expect(appError.code).toBe('INTERNAL_ERROR');
+        expect(appError.status).toBe(500);
+        expect(unexpected).toBe(true);
       }
     });
   }

@@ -33,7 +33,9 @@ const clock = new ManualClock('2026-11-23T18:00:00.000Z');
 const logs: Record<string, unknown>[] = [];
 /** What the handler saw, and what it should do next. */
 const handled: PaymentWebhookEvent[] = [];
-let handlerBehaviour: 'record' | 'fail' = 'record';
+let handlerBehaviour: 'record' | 'fail' | 'deadlock' = 'record';
+/** How many more runs of the handler lose a deadlock (PostgreSQL's 40P01) while `deadlock`. */
+let deadlocksLeft = 0;
 
 const handler: GatewayPaymentEventHandler = async (trx, event) => {
   handled.push(event);
@@ -43,6 +45,11 @@ const handler: GatewayPaymentEventHandler = async (trx, event) => {
     .values({ key: `effect:${event.id}` })
     .execute();
   if (handlerBehaviour === 'fail') throw new Error('settlement failed');
+  if (handlerBehaviour === 'deadlock' && deadlocksLeft > 0) {
+    deadlocksLeft -= 1;
+    // As pg and PGlite report a transaction PostgreSQL ended to break a deadlock.
+    throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+  }
   return undefined;
 };
 
@@ -85,6 +92,7 @@ afterAll(async () => {
 beforeEach(() => {
   handled.length = 0;
   handlerBehaviour = 'record';
+  deadlocksLeft = 0;
 });
 
 let eventSequence = 0;
@@ -276,6 +284,37 @@ describe('POST /api/v1/webhooks/payments: refused deliveries change nothing', ()
   });
 });
 
+describe('POST /api/v1/webhooks/payments: an event whose transaction loses deadlocks', () => {
+  it('is applied again before the answer when a rerun succeeds', async () => {
+    const body = eventBody();
+    handlerBehaviour = 'deadlock';
+    deadlocksLeft = 2;
+    const response = await deliver(body, signNow(body));
+    expect(await response.json()).toEqual({ received: true, outcome: 'processed' });
+    expect(handled).toHaveLength(3);
+    expect(await effectsOf(idOf(body))).toBe(1);
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After when every rerun loses, records nothing, and the redelivery applies it', async () => {
+    const body = eventBody();
+    handlerBehaviour = 'deadlock';
+    deadlocksLeft = 100;
+    const response = await deliver(body, signNow(body));
+    const error = await expectError(response, 503, 'SERVICE_UNAVAILABLE');
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(error.details).toEqual({ retryAfterSeconds: Number(response.headers.get('retry-after')) });
+    // The first run and three reruns.
+    expect(handled).toHaveLength(4);
+    expect(await recordedEvents(idOf(body))).toEqual([]);
+    expect(await effectsOf(idOf(body))).toBe(0);
+
+    deadlocksLeft = 0;
+    const redelivery = await deliver(body, signNow(body));
+    expect(await redelivery.json()).toEqual({ received: true, outcome: 'processed' });
+    expect(await effectsOf(idOf(body))).toBe(1);
+  });
+});
+
 describe.skipIf(testDatabaseKind !== 'postgres')('POST /api/v1/webhooks/payments on PostgreSQL', () => {
   it('applies simultaneous deliveries of one event once', async () => {
     const body = eventBody();
@@ -311,6 +350,8 @@ describe('the OpenAPI document', () => {
     };
     expect(operation.security).toEqual([]);
     expect(operation.description).toContain('HMAC-SHA256');
+    // An event that loses to concurrent changes on every rerun answers 503 (the processor redelivers), never 409.
+    expect(operation.description).toContain('503 SERVICE_UNAVAILABLE');
     expect(operation.parameters).toEqual([
       expect.objectContaining({ name: 'Stripe-Signature', in: 'header', required: true }),
     ]);

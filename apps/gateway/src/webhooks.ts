@@ -14,10 +14,13 @@ import {
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { GatewayEnv } from './env.ts';
+import { toAppError } from './errors.ts';
 
 /** Under `/api/v1` (CONTRACT.md section 9). */
 export const PAYMENT_WEBHOOK_PATH = '/webhooks/payments';
 const ROUTE = `POST /api/v1${PAYMENT_WEBHOOK_PATH}`;
+/** Seconds the processor is told to wait before delivering an event that met a conflict again. */
+const CONFLICT_RETRY_AFTER_SECONDS = 1;
 
 /** Moves the payment attempt, sales record and order of the event's intent (checkout's settle step). */
 export type GatewayPaymentEventHandler = PaymentEventHandler<ApiDeps['db']>;
@@ -40,6 +43,9 @@ export interface PaymentWebhookDeps {
  * handler runs in one transaction: a replayed id is a 200 no-op, and a
  * handler failure records nothing, so the processor's retry applies it. The
  * handler's follow-up (a refund owed to the processor) runs after the commit.
+ * An event whose transaction still loses to a concurrent change after its
+ * reruns answers 503 SERVICE_UNAVAILABLE with Retry-After, nothing recorded,
+ * so the processor delivers it again (it retries any answer but a 2xx).
  * Other event types are acknowledged and ignored.
  */
 export function mountPaymentWebhook(app: Hono<GatewayEnv>, deps: PaymentWebhookDeps): void {
@@ -49,7 +55,14 @@ export function mountPaymentWebhook(app: Hono<GatewayEnv>, deps: PaymentWebhookD
     const rawBody = await c.req.text();
     const receivedAt = deps.clock.now();
     const event = verify(deps, rawBody, c.req.header('stripe-signature'), receivedAt, requestId);
-    const outcome = await applyPaymentEvent(deps, event, receivedAt);
+    const outcome = await applyPaymentEvent(deps, event, receivedAt).catch((error: unknown) => {
+      if (toAppError(error).appError.code !== 'STALE_STATE') throw error;
+      deps.logger.warn(
+        { requestId, eventId: event.id, eventType: event.type, err: error },
+        'payment webhook lost to concurrent changes; answered 503 for the processor to deliver it again',
+      );
+      throw conflictRetryLater(error);
+    });
     deps.logger.info(
       { requestId, eventId: event.id, eventType: event.type, intentId: event.intentId, outcome },
       'payment webhook',
@@ -82,6 +95,20 @@ export async function applyPaymentEvent(
   // After the commit: a processor call the event owes (a refund). Whatever fails stays owed for the worker.
   await applied.followUp?.();
   return applied.outcome;
+}
+
+/**
+ * The answer to an event that lost to a concurrent change of the same payment on every rerun
+ * (409 STALE_STATE to an API client): the processor is the one to retry, and it redelivers on a
+ * 5xx, so 503 with Retry-After.
+ */
+function conflictRetryLater(cause: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'A concurrent change of this payment conflicted with the event; nothing was applied, deliver it again',
+    { retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS },
+    { retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS, cause },
+  );
 }
 
 function verify(
@@ -147,7 +174,9 @@ export const paymentWebhookOpenApiPaths: Record<string, Record<string, unknown>>
         'A booking payment the booking cannot keep (it would take more than the open balance, its link was',
         'closed while it was being paid, the booking was cancelled, or a late payment came for a booking that',
         'started or lost its time) is recorded and refunded in full the same way. An event whose transaction',
-        'loses a deadlock with a concurrent change is applied again before the answer.',
+        'loses a deadlock with a concurrent change is applied again before the answer, up to three times;',
+        'when every rerun loses, it answers `503 SERVICE_UNAVAILABLE` with `Retry-After` and records nothing,',
+        'so the processor delivers it again.',
         'Every other event type answers `200` with `outcome: "ignored"`.',
       ].join(' '),
       security: [],
@@ -230,7 +259,8 @@ export const paymentWebhookOpenApiPaths: Record<string, Record<string, unknown>>
         '400': errorResponse(['VALIDATION_FAILED', 'WEBHOOK_SIGNATURE_INVALID']),
         '413': errorResponse(['PAYLOAD_TOO_LARGE']),
         '500': errorResponse(['INTERNAL_ERROR']),
-        // The database unavailable: nothing applied; the processor's redelivery is safe (events apply once).
+        // The database unavailable, or every rerun lost to a concurrent change: nothing applied; the
+        // processor's redelivery is safe (events apply once).
         '503': errorResponse(['SERVICE_UNAVAILABLE']),
       },
     },

@@ -23,7 +23,8 @@ const UNAVAILABLE_SQL_STATES = new Set([
   '40003', // statement_completion_unknown
 ]);
 
-// Node's socket and file-system error codes that mean the same.
+// Node's socket and file-system error codes that mean the same, when the database client raised
+// them: a provider's client (fetch, the payment processor's SDK, SMTP) raises the same codes.
 const UNAVAILABLE_ERRNO_CODES = new Set([
   'ECONNRESET',
   'ECONNREFUSED',
@@ -40,7 +41,7 @@ const UNAVAILABLE_ERRNO_CODES = new Set([
   'EIO',
 ]);
 
-// node-postgres and pg-pool say these with a plain Error and no code.
+// node-postgres and pg-pool say these with a plain Error and no code (also only from the client).
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'Client has encountered a connection error and is not queryable',
@@ -49,22 +50,45 @@ const UNAVAILABLE_MESSAGES = [
   'Connection closed',
 ];
 
+/** Errors the database client (pg, pg-pool, pg-cursor, PGlite) threw, marked where it is called. */
+const databaseClientErrors = new WeakSet<object>();
+
+/**
+ * Marks `error` as thrown by the database client, and answers it. The
+ * database layer calls it where it calls the client (`preparingPool`, the
+ * PGlite dialect), so that a socket errno or a node-postgres message counts
+ * as the database's only when the database's client raised it.
+ */
+export function fromDatabaseClient<E>(error: E): E {
+  if (error !== null && typeof error === 'object') databaseClientErrors.add(error);
+  return error;
+}
+
 /**
  * True when `error` (or an error it wraps as its `cause`) says the database
- * is unavailable rather than that the statement failed.
+ * is unavailable rather than that the statement failed: an unavailable
+ * SQLSTATE wherever it comes from (only the database has them), a socket or
+ * file-system errno or a node-postgres message only from an error the
+ * database client threw (`fromDatabaseClient`) or one it wraps. The same
+ * errno from a provider (`fetch failed` caused by `ECONNREFUSED`, an SDK's
+ * `ETIMEDOUT`) is that provider's failure, not the database's.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   let current: unknown = error;
+  let fromClient = false;
   for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    fromClient ||= databaseClientErrors.has(current);
     const { code, message, errno } = current as { code?: unknown; message?: unknown; errno?: unknown };
-    if (typeof code === 'string') {
+    if (typeof code === 'string' && code.length === 5) {
       // Class 08: connection exception (connection failure, refused, lost).
-      if (code.length === 5 && code.startsWith('08')) return true;
-      if (UNAVAILABLE_SQL_STATES.has(code) || UNAVAILABLE_ERRNO_CODES.has(code)) return true;
+      if (code.startsWith('08') || UNAVAILABLE_SQL_STATES.has(code)) return true;
     }
-    if (typeof errno === 'string' && UNAVAILABLE_ERRNO_CODES.has(errno)) return true;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((text) => message.startsWith(text)))
-      return true;
+    if (fromClient) {
+      if (typeof code === 'string' && UNAVAILABLE_ERRNO_CODES.has(code)) return true;
+      if (typeof errno === 'string' && UNAVAILABLE_ERRNO_CODES.has(errno)) return true;
+      if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((text) => message.startsWith(text)))
+        return true;
+    }
     current = (current as { cause?: unknown }).cause;
   }
   return false;

@@ -3,11 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isConnectionLost, isDatabaseUnavailable } from './connection-errors.ts';
+import { fromDatabaseClient, isConnectionLost, isDatabaseUnavailable } from './connection-errors.ts';
 import { type DatabaseHandle, openDatabase } from './open-database.ts';
 
 describe('isDatabaseUnavailable', () => {
   const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+  /** As pg, pg-pool or PGlite raise it: the database layer marks what its client threw. */
+  const fromClient = <E>(error: E) => fromDatabaseClient(error);
 
   it.each([
     ['an administrator ended the connection', withCode('57P01')],
@@ -17,17 +19,21 @@ describe('isDatabaseUnavailable', () => {
     ['the server refused the connection', withCode('08001')],
     ['a write reached a read-only standby', withCode('25006')],
     ['the disk is full', withCode('53100')],
-    ['the socket was reset', withCode('ECONNRESET')],
-    ['nothing listens', withCode('ECONNREFUSED')],
-    ['the data directory is read-only', withCode('EROFS')],
-    ['the data directory is full', withCode('ENOSPC')],
-    ['node-postgres lost the socket', new Error('Connection terminated unexpectedly')],
+    ['the socket was reset', fromClient(withCode('ECONNRESET'))],
+    ['nothing listens', fromClient(withCode('ECONNREFUSED'))],
+    ['the data directory is read-only', fromClient(withCode('EROFS'))],
+    ['the data directory is full', fromClient(withCode('ENOSPC'))],
+    ['node-postgres lost the socket', fromClient(new Error('Connection terminated unexpectedly'))],
     [
       'node-postgres will not use a broken client',
-      new Error('Client has encountered a connection error and is not queryable'),
+      fromClient(new Error('Client has encountered a connection error and is not queryable')),
     ],
-    ['the pool timed out', new Error('timeout exceeded when trying to connect')],
+    ['the pool timed out', fromClient(new Error('timeout exceeded when trying to connect'))],
     ['a wrapped cause', new Error('procedure failed', { cause: withCode('57P01') })],
+    [
+      "a wrapped database client's socket error",
+      new Error('procedure failed', { cause: fromClient(withCode('ECONNRESET')) }),
+    ],
   ])('is true when %s', (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
@@ -38,6 +44,17 @@ describe('isDatabaseUnavailable', () => {
     ['a syntax error', withCode('42601')],
     ['a plain error', new Error('boom')],
     ['nothing', undefined],
+    // A provider's failure (the payment processor, a carrier, SMTP, a lookup) is not the database's.
+    [
+      "fetch's failure to reach a provider",
+      new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }),
+      }),
+    ],
+    ["a provider's timeout", withCode('ETIMEDOUT', 'request to the provider timed out')],
+    ["a provider's unknown host", withCode('ENOTFOUND', 'getaddrinfo ENOTFOUND api.provider.test')],
+    ["a provider's reset socket", withCode('ECONNRESET', 'socket hang up')],
+    ["an SMTP server's closed connection", new Error('Connection closed')],
   ])('is false for %s', (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
@@ -46,6 +63,21 @@ describe('isDatabaseUnavailable', () => {
     expect(isConnectionLost(withCode('25006'))).toBe(false);
     expect(isConnectionLost(withCode('53100'))).toBe(false);
     expect(isConnectionLost(withCode('57P01'))).toBe(true);
+  });
+});
+
+describe('a PostgreSQL server that cannot be reached', () => {
+  it("answers the pool's refused connection as unavailable", async () => {
+    // Port 1 on the loopback: nothing listens there, so the connection is refused at once.
+    const handle = await openDatabase({
+      databaseUrl: 'postgres://postgres@127.0.0.1:1/postgres',
+      poolSize: 1,
+    });
+    try {
+      await expect(handle.ping()).rejects.toSatisfy(isDatabaseUnavailable);
+    } finally {
+      await handle.close();
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { fromDatabaseClient } from './connection-errors.ts';
 
 /**
  * Kysely over PGlite. PGlite is a single connection, so the driver hands it
@@ -136,12 +137,12 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   private async query<R>(text: string, parameters: unknown[] = [], options?: { rowMode: 'object' }) {
-    if (this.panic !== undefined) throw new EmbeddedDatabaseStoppedError(this.panic);
+    if (this.panic !== undefined) throw fromDatabaseClient(new EmbeddedDatabaseStoppedError(this.panic));
     try {
       return await this.pglite.query<R>(text, parameters, options);
     } catch (error) {
       if ((error as { severity?: unknown } | null)?.severity === 'PANIC') this.panic = error;
-      throw error;
+      throw fromDatabaseClient(error);
     }
   }
 

@@ -6,7 +6,7 @@ import type {
   PostgresQueryResult,
 } from 'kysely';
 import type pg from 'pg';
-import { isConnectionLost } from './connection-errors.ts';
+import { fromDatabaseClient, isConnectionLost } from './connection-errors.ts';
 
 /**
  * Leads the text of a statement that PostgreSQL should prepare once per
@@ -92,14 +92,19 @@ class PreparingClient implements PostgresPoolClient {
     parameters: ReadonlyArray<unknown> = [],
   ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (typeof textOrCursor !== 'string') {
-      // pg-cursor, as Kysely streams: a submittable, run as it is.
-      return this.client.query(textOrCursor as unknown as pg.Submittable) as unknown as PostgresCursor<R>;
+      // pg-cursor, as Kysely streams: a submittable, run as it is; what its reads throw is the client's.
+      const cursor = this.client.query(
+        textOrCursor as unknown as pg.Submittable,
+      ) as unknown as PostgresCursor<R>;
+      const read = cursor.read.bind(cursor);
+      cursor.read = (rowCount) => read(rowCount).catch(rethrowFromDatabaseClient);
+      return cursor;
     }
     const config = toQueryConfig(textOrCursor, parameters);
     const wasInTransaction = this.inTransaction;
     this.trackTransaction(textOrCursor);
     const result = this.client.query(config).catch(async (error: unknown) => {
-      if (!isConnectionLost(error)) throw error;
+      if (!isConnectionLost(fromDatabaseClient(error))) throw error;
       const dead = this.client;
       if (!this.failures.has(dead))
         this.failures.set(dead, error instanceof Error ? error : new Error('connection lost'));
@@ -112,7 +117,7 @@ class PreparingClient implements PostgresPoolClient {
       this.released = true;
       this.client = await this.checkOut();
       this.released = false;
-      return this.client.query(config);
+      return this.client.query(config).catch(rethrowFromDatabaseClient);
     });
     return result as unknown as Promise<PostgresQueryResult<R>>;
   }
@@ -139,6 +144,10 @@ class PreparingClient implements PostgresPoolClient {
   }
 }
 
+function rethrowFromDatabaseClient(error: unknown): never {
+  throw fromDatabaseClient(error);
+}
+
 function toQueryConfig(text: string, parameters: ReadonlyArray<unknown>): pg.QueryConfig {
   const values = [...parameters];
   return text.startsWith(PREPARED_MARKER) ? { name: statementName(text), text, values } : { text, values };
@@ -162,7 +171,8 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
       if (!failures.has(client)) failures.set(client, error);
     });
   });
-  const checkOut = () => pool.connect();
+  // A refused connection or the pool's connect timeout is the database's failure.
+  const checkOut = () => pool.connect().catch(rethrowFromDatabaseClient);
   return {
     connect: async () => {
       const client = await checkOut();

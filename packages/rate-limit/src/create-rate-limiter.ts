@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { AppError } from '@commerce/core';
 import { Redis } from 'ioredis';
+import type { Pool } from 'pg';
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -83,6 +85,15 @@ export function createRateLimiter(
 
   // One sweep of expired rows serves every rule, since they all share the table.
   let isPostgresSweepScheduled = false;
+
+  // Leases: in the shared store, or this process's memory (the memory store, and the fallback).
+  const memoryLeases = createMemoryLeases();
+  const storeLeases =
+    store.kind === 'postgres'
+      ? createPostgresLeases(store.pool)
+      : redis
+        ? createRedisLeases(redis)
+        : memoryLeases;
 
   function createStoreLimiter(rule: RateLimitRule): RateLimiterAbstract {
     const limits = { keyPrefix: rule.name, points: rule.points, duration: rule.durationSeconds };
@@ -169,17 +180,33 @@ export function createRateLimiter(
 
     async lease(rule, key) {
       if (rule.points !== 1) throw new Error(`Lease rule "${rule.name}" must have 1 point`);
-      const counted = await take(rule, key);
+      if (rule.name.length + 1 + key.length > MAX_STORED_KEY_LENGTH) {
+        throw new Error(`Rate limit key for "${rule.name}" is too long; build it with rateLimitKey()`);
+      }
+      limitersFor(rule);
+      const storedKey = `${rule.name}:${key}`;
+      const durationMs = rule.durationSeconds * 1000;
+      await firstRedisConnection;
+      let leases = storeLeases;
+      let taken: TakenLease;
+      try {
+        taken = await leases.take(storedKey, durationMs);
+      } catch (error) {
+        if (leases === memoryLeases) throw error;
+        // As for `consume`: while the store is unreachable, this process's memory decides.
+        reportStoreError(error);
+        leases = memoryLeases;
+        taken = await leases.take(storedKey, durationMs);
+      }
+      if (taken.token === undefined) throw AppError.rateLimited(Math.max(1, Math.ceil(taken.msLeft / 1000)));
+      const token = taken.token;
       let released = false;
       return async () => {
         if (released) return;
         released = true;
-        // Refused attempts count too, so the key is cleared rather than given one point back; a store
-        // that fails meanwhile lets the lease lapse with its duration.
-        await counted.delete(key).then(
-          () => undefined,
-          (error: unknown) => reportStoreError(error),
-        );
+        // Only this lease is given back: one that lapsed and was taken again is the new holder's. A
+        // store that fails meanwhile lets the lease lapse with its duration.
+        await leases.give(storedKey, token).catch((error: unknown) => reportStoreError(error));
       };
     },
 
@@ -206,4 +233,82 @@ async function consumeOrThrowRateLimited(
     }
     throw rejection;
   }
+}
+
+/** A lease taken (its token), or the milliseconds left of the one that stands. */
+type TakenLease = { token: string; msLeft?: undefined } | { token?: undefined; msLeft: number };
+
+/**
+ * One lease per key, each taken under a token of its own and given back only with it:
+ * rate-limiter-flexible's `delete` removes a key whoever holds it, and the library has no
+ * compare-and-delete, so leases are kept in each store directly.
+ */
+interface LeaseStore {
+  take(key: string, durationMs: number): Promise<TakenLease>;
+  /** Removes the lease of `key` if it is still the one `token` took. */
+  give(key: string, token: string): Promise<void>;
+}
+
+function createMemoryLeases(): LeaseStore {
+  const leases = new Map<string, { token: string; expiresAt: number }>();
+  return {
+    async take(key, durationMs) {
+      const now = Date.now();
+      const held = leases.get(key);
+      if (held && held.expiresAt > now) return { msLeft: held.expiresAt - now };
+      const token = randomUUID();
+      leases.set(key, { token, expiresAt: now + durationMs });
+      return { token };
+    },
+    async give(key, token) {
+      if (leases.get(key)?.token === token) leases.delete(key);
+    },
+  };
+}
+
+// Deletes the key only while it holds the caller's token, in one step on the server.
+const GIVE_BACK_SCRIPT =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+function createRedisLeases(redis: Redis): LeaseStore {
+  return {
+    async take(key, durationMs) {
+      const token = randomUUID();
+      if ((await redis.set(key, token, 'PX', durationMs, 'NX')) === 'OK') return { token };
+      // Gone in between (-2), it is free again: the caller retries after a second.
+      return { msLeft: Math.max(1, await redis.pttl(key)) };
+    },
+    async give(key, token) {
+      await redis.eval(GIVE_BACK_SCRIPT, 1, key, token);
+    },
+  };
+}
+
+/**
+ * Leases in the `rate_limits` table. The token is the row's `expire` (milliseconds): a lease is taken
+ * only after the one before it expired, so each has a later one than any before it.
+ */
+function createPostgresLeases(pool: Pool): LeaseStore {
+  return {
+    async take(key, durationMs) {
+      const now = Date.now();
+      const taken = await pool.query<{ expire: string }>(
+        `insert into rate_limits (key, points, expire) values ($1, 1, $2)
+         on conflict (key) do update set points = 1, expire = excluded.expire
+           where rate_limits.expire is not null and rate_limits.expire <= $3
+         returning expire`,
+        [key, now + durationMs, now],
+      );
+      if (taken.rows[0]) return { token: String(taken.rows[0].expire) };
+      const held = await pool.query<{ expire: string | null }>(
+        'select expire from rate_limits where key = $1',
+        [key],
+      );
+      const expire = held.rows[0]?.expire;
+      return { msLeft: Math.max(1, expire == null ? 1 : Number(expire) - Date.now()) };
+    },
+    async give(key, token) {
+      await pool.query('delete from rate_limits where key = $1 and expire = $2', [key, token]);
+    },
+  };
 }

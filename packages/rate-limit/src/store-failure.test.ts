@@ -43,6 +43,33 @@ describe('rate limiter when the shared store is down', () => {
     });
   });
 
+  it('gives leases from process memory while redis or postgres is unreachable, and reports the failure', async () => {
+    const pool = new pg.Pool({ connectionString: UNREACHABLE_POSTGRES_URL });
+    for (const store of [
+      { kind: 'redis' as const, url: UNREACHABLE_REDIS_URL },
+      { kind: 'postgres' as const, pool },
+    ]) {
+      const onStoreError = vi.fn();
+      const limiter = createRateLimiter(store, { onStoreError });
+      try {
+        const batch = rule(`lease-${store.kind}`, 1, 120);
+        const key = rateLimitKey(['org_lease_down']);
+        const release = await limiter.lease(batch, key);
+        await expectRateLimited(
+          limiter.lease(batch, key).then(() => undefined),
+          120,
+        );
+        await release();
+        const next = await limiter.lease(batch, key);
+        await next();
+        expect(onStoreError).toHaveBeenCalled();
+      } finally {
+        await limiter.close();
+      }
+    }
+    await pool.end();
+  });
+
   it('closes a redis limiter that never connected', async () => {
     const limiter = createRateLimiter({ kind: 'redis', url: UNREACHABLE_REDIS_URL });
     await expect(limiter.close()).resolves.toBeUndefined();

@@ -164,6 +164,24 @@ export function describeRateLimiterBehaviour(
       await other();
     });
 
+    it('never lets a lapsed lease give back the lease another holder took after it', async () => {
+      const batch = rule('lease-lapsed', 1, 1);
+      const key = rateLimitKey(['org_lease_lapsed']);
+      const slow = await limiter.lease(batch, key);
+      // The slow holder keeps it past its duration; the lease lapses and the next batch takes it.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      const next = await limiter.lease(batch, key);
+      await slow();
+      // The slow holder's late release left the next holder's lease alone.
+      await expectRateLimited(
+        limiter.lease(batch, key).then(() => undefined),
+        1,
+      );
+      await next();
+      const after = await limiter.lease(batch, key);
+      await after();
+    });
+
     it.skipIf(!options.isShared)('shares a lease between limiters on the same store', async () => {
       const secondProcess = createRateLimiter(opened.store, { onStoreError });
       try {
