@@ -931,6 +931,74 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
     });
   });
 
+  /** A processor that refuses every cancellation because the intent succeeded. */
+  const refusingCancel = (fake: ReturnType<typeof fakeProvider>): PaymentProvider => ({
+    ...fake.provider,
+    async cancelPaymentIntent(intentId) {
+      fake.cancels.push(intentId);
+      return { outcome: 'not_cancelable', intentStatus: 'succeeded' };
+    },
+  });
+
+  it('worker first: the refused cancellation of an expired booking’s succeeded intent leaves the late-payment rule to the webhook — CONFIRMED, nothing refunded', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('pay-late-worker-first');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    // The worker's sweep runs the owed cancellation before the webhook arrives.
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: at(37) });
+    expect(fake.cancels).toEqual([intentId]);
+    expect(fake.refunds).toEqual([]);
+    expect(
+      await db
+        .selectFrom('payment_attempts')
+        .select(['status', 'provider_action', 'intent_id'])
+        .where('intent_id', '=', intentId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'CANCELLED', provider_action: null, intent_id: intentId });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(40))).toMatchObject({
+      result: 'PAID',
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', refund_required: false });
+    expect(await liveUnits(organizationId, kayaks, at(60))).toBe(1);
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paymentStatus: 'PAID',
+      paidInCents: 2500,
+    });
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: at(41) });
+    expect(fake.refunds).toEqual([]);
+    expect(fake.cancels).toEqual([intentId]);
+  });
+
+  it('worker first after startsAt: the webhook keeps the booking EXPIRED, refunds once and emails the merchant', async () => {
+    const { organizationId, serviceId } = await shop('pay-late-worker-first-started');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    const started = new Date('2026-07-02T09:30:00Z');
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: started });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(started)).toMatchObject({
+      result: 'REFUNDED',
+    });
+    await runPaymentActions(db, { payments: fake.provider, at: started });
+    await runPaymentActions(db, { payments: fake.provider, at: new Date(started.getTime() + 3_600_000) });
+    expect(fake.refunds).toEqual([intentId]);
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking.status).toBe('EXPIRED');
+    expect((await bookingEmails(organizationId)).at(-1)).toMatchObject({
+      event: 'LATE_PAYMENT_REFUNDED',
+      to: 'bookings@shop.example',
+    });
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paymentStatus: 'REFUNDED',
+      paidInCents: 0,
+      refundRequired: false,
+    });
+  });
+
   it('a late payment’s refund that keeps failing reads refundRequired until a later try succeeds', async () => {
     const { organizationId, serviceId } = await shop('pay-late-refund-fails');
     const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
