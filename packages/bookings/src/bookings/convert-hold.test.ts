@@ -999,6 +999,28 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
     });
   });
 
+  it('worker first for a cancelled unpaid booking: refunded once and its Sales record REFUNDED, as the webhook leaves it', async () => {
+    const { organizationId, serviceId } = await shop('pay-cancelled-worker-first');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(6));
+    await db.transaction().execute((trx) =>
+      cancelBooking(trx, { organizationId, at: at(8), email: EMAIL }, conversion.bookingId!, {
+        actor: 'MERCHANT',
+        userId: 'usr_owner',
+      }),
+    );
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: at(9) });
+    expect(fake.refunds).toEqual([intentId]);
+    expect(
+      (await readBookingPayments(db, organizationId, [conversion.bookingId!])).get(conversion.bookingId!),
+    ).toMatchObject({ paymentStatus: 'REFUNDED', paidInCents: 0, refundRequired: false });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(10))).toMatchObject({
+      result: 'UNCHANGED',
+    });
+    expect(fake.refunds).toEqual([intentId]);
+  });
+
   it('a late payment’s refund that keeps failing reads refundRequired until a later try succeeds', async () => {
     const { organizationId, serviceId } = await shop('pay-late-refund-fails');
     const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));

@@ -251,8 +251,9 @@ async function bookingCannotKeep(
 
 /**
  * A booking payment's intent succeeded although its session was closed (the
- * processor refused to cancel it): the attempt REFUNDED, the refund owed,
- * audited `booking.payment_refunded` on the session's Sales record.
+ * processor refused to cancel it): the attempt REFUNDED, the refund owed, a
+ * Sales record that keeps nothing and was not paid REFUNDED (as the webhook's
+ * refund leaves it), audited `booking.payment_refunded` on the record.
  */
 async function refundClosedBookingPayment(
   trx: Kysely<Database>,
@@ -267,6 +268,26 @@ async function refundClosedBookingPayment(
     .where('organization_id', '=', attempt.organization_id)
     .where('id', '=', attempt.checkout_session_id)
     .executeTakeFirst();
+  if (session?.sales_record_id) {
+    const kept = await trx
+      .selectFrom('checkout_sessions as s')
+      .innerJoin('payment_attempts as a', (join) =>
+        join.onRef('a.organization_id', '=', 's.organization_id').onRef('a.checkout_session_id', '=', 's.id'),
+      )
+      .select('a.id')
+      .where('s.organization_id', '=', attempt.organization_id)
+      .where('s.sales_record_id', '=', session.sales_record_id)
+      .where('a.status', '=', 'SUCCEEDED')
+      .executeTakeFirst();
+    if (!kept)
+      await trx
+        .updateTable('sales_records')
+        .set({ payment_status: 'REFUNDED', updated_at: at })
+        .where('organization_id', '=', attempt.organization_id)
+        .where('id', '=', session.sales_record_id)
+        .where('payment_status', 'in', ['AWAITING_PAYMENT', 'FAILED'])
+        .execute();
+  }
   await recordAudit(trx, {
     organizationId: attempt.organization_id,
     actor: SYSTEM_ACTOR,
