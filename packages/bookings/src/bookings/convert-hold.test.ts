@@ -8,7 +8,7 @@ import {
   runPaymentActions,
   settlePaymentEvent,
 } from '@commerce/orders';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
@@ -23,7 +23,7 @@ import { createChangeRequest } from './change-requests.ts';
 import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
 import { sendBookingPaymentLink } from './payment-link.ts';
-import { expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
+import { dueBookingPaymentLinks, expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
 import { approveChangeRequest, cancelBooking } from './transitions.ts';
 
 let handle: DatabaseHandle;
@@ -1393,6 +1393,19 @@ describe(`a booking keeps at most its total (${testDatabaseKind})`, () => {
     expect((await bookingRow(t.organizationId, t.bookingId)).status).toBe('CONFIRMED');
     // A new link may be sent for the balance.
     await t.sendLink(new Date(past.getTime() + 60_000));
+  });
+
+  it('the link-expiry job finds due links through its partial index, never by scanning every checkout session', async () => {
+    const compiled = dueBookingPaymentLinks(db, { at: NOW, email: EMAIL }).compile();
+    const plan = await db.transaction().execute(async (trx) => {
+      // Whether the planner can use the index at all (with a handful of rows a scan is cheaper).
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const explained = await trx.executeQuery(
+        CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+      );
+      return explained.rows.map((row) => String(Object.values(row as object)[0])).join('\n');
+    });
+    expect(plan).toContain('checkout_sessions_booking_expiry_idx');
   });
 
   it('a failed payment then the window’s expiry: the failed attempt’s intent is cancelled at the processor', async () => {
