@@ -1654,6 +1654,68 @@ describe(`the per-email limit cannot lock the email's owner out (${testDatabaseK
 });
 
 describe(`booking emails to one address are capped (${testDatabaseKind})`, () => {
+  it('a stranger’s 10 unpaid bookings in a customer’s email hold back none of the signed-in owner’s emails, and a kept payment’s CONFIRMED always goes', async () => {
+    const { organizationId, serviceId } = await shop('mail-cap-owner', { capacity: 100 });
+    const owner = { id: 'cus_mail_owner', email: 'mail-owner@example.com' };
+    await db
+      .insertInto('customers')
+      .values({
+        organization_id: organizationId,
+        id: owner.id,
+        email: owner.email,
+        email_verified_at: NOW,
+        pending_email: null,
+        name: null,
+        phone: null,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+    // A stranger, from 10 addresses, converts 10 unpaid bookings in the owner's email: 10 emails.
+    let firstStranger: string | undefined;
+    for (let index = 0; index < 10; index += 1) {
+      const held = await hold(organizationId, serviceId, {
+        client: `203.0.113.${100 + index}`,
+        email: owner.email,
+      });
+      const { conversion } = await convert(organizationId, held, { at: NOW });
+      firstStranger ??= conversion.checkoutToken!;
+    }
+    const toOwner = async () =>
+      (await bookingEmails(organizationId)).filter((email) => email.to === owner.email).map((e) => e.event);
+    expect(await toOwner()).toHaveLength(10);
+    // The owner, signed in, books and pays: their payment request and confirmation both go.
+    const mine = await hold(organizationId, serviceId, {
+      client: '203.0.113.200',
+      email: owner.email,
+      customer: owner,
+    });
+    const { conversion } = await convert(organizationId, mine, { at: NOW, customerId: owner.id });
+    expect((await toOwner()).slice(10)).toEqual(['PAYMENT_REQUIRED']);
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(1));
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(2))).toMatchObject({
+      result: 'PAID',
+    });
+    expect((await toOwner()).slice(10)).toEqual(['PAYMENT_REQUIRED', 'PAYMENT_RECEIVED', 'CONFIRMED']);
+    // A stranger's booking paid while the unproven count is full: its CONFIRMED goes too, uncounted.
+    const strangerIntent = await pay(firstStranger!, fake.provider, at(3));
+    expect(await webhook('payment_intent.succeeded', strangerIntent, 2500)(at(4))).toMatchObject({
+      result: 'PAID',
+    });
+    expect((await toOwner()).slice(13)).toEqual(['PAYMENT_RECEIVED', 'CONFIRMED']);
+    const counts = await db
+      .selectFrom('booking_email_limits')
+      .select(['recipient_key', 'sent_in_window', 'held_total'])
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(counts).toHaveLength(2);
+    expect(counts.find((row) => row.recipient_key === hashToken(owner.email))).toMatchObject({
+      sent_in_window: 10,
+      held_total: 0,
+    });
+  });
+
   it('11 booking requests in one email within the hour: 10 customer emails, the 11th held back and counted', async () => {
     const { organizationId, serviceId } = await shop('mail-cap-requests', {
       capacity: 100,
