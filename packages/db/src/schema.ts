@@ -868,7 +868,8 @@ export interface BookingManagementTokensTable {
 /**
  * Booking emails to one recipient in one tenant within the current hour's window, and those held
  * back beyond the cap (BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR). `recipient_key` is the SHA-256 of
- * the lower-cased address.
+ * the lower-cased address, or of `proven:` and it for the emails of bookings whose hold a signed-in
+ * customer made in their own verified email (counted apart).
  */
 export interface BookingEmailLimitsTable {
   organization_id: string;

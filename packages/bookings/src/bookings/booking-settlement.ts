@@ -308,7 +308,8 @@ export async function settleBookingPayment(
         .where('id', '=', booking.id)
         .execute();
       await sendReceipt(trx, ctx, booking, attempt.amount_in_cents, attempt.currency);
-      await notifyBookingCustomer(trx, ctx, booking.id, 'CONFIRMED');
+      // Money was taken: its confirmation (and fresh management link) is never held back by the cap.
+      await notifyBookingCustomer(trx, ctx, booking.id, 'CONFIRMED', { afterKeptPayment: true });
       await notifyBookingMerchant(trx, ctx, booking.id, 'NEW_BOOKING');
       continue;
     }

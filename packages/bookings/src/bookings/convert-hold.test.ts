@@ -8,7 +8,7 @@ import {
   runPaymentActions,
   settlePaymentEvent,
 } from '@commerce/orders';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOrganization, insertResource, writeContext } from '../../test/factories.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
@@ -23,7 +23,7 @@ import { createChangeRequest } from './change-requests.ts';
 import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
 import { sendBookingPaymentLink } from './payment-link.ts';
-import { expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
+import { dueBookingPaymentLinks, expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
 import { approveChangeRequest, cancelBooking } from './transitions.ts';
 
 let handle: DatabaseHandle;
@@ -931,6 +931,96 @@ describe(`booking payments through the webhook (${testDatabaseKind})`, () => {
     });
   });
 
+  /** A processor that refuses every cancellation because the intent succeeded. */
+  const refusingCancel = (fake: ReturnType<typeof fakeProvider>): PaymentProvider => ({
+    ...fake.provider,
+    async cancelPaymentIntent(intentId) {
+      fake.cancels.push(intentId);
+      return { outcome: 'not_cancelable', intentStatus: 'succeeded' };
+    },
+  });
+
+  it('worker first: the refused cancellation of an expired booking’s succeeded intent leaves the late-payment rule to the webhook — CONFIRMED, nothing refunded', async () => {
+    const { organizationId, kayaks, serviceId } = await shop('pay-late-worker-first');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    // The worker's sweep runs the owed cancellation before the webhook arrives.
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: at(37) });
+    expect(fake.cancels).toEqual([intentId]);
+    expect(fake.refunds).toEqual([]);
+    expect(
+      await db
+        .selectFrom('payment_attempts')
+        .select(['status', 'provider_action', 'intent_id'])
+        .where('intent_id', '=', intentId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ status: 'CANCELLED', provider_action: null, intent_id: intentId });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(40))).toMatchObject({
+      result: 'PAID',
+    });
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking).toMatchObject({ status: 'CONFIRMED', refund_required: false });
+    expect(await liveUnits(organizationId, kayaks, at(60))).toBe(1);
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paymentStatus: 'PAID',
+      paidInCents: 2500,
+    });
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: at(41) });
+    expect(fake.refunds).toEqual([]);
+    expect(fake.cancels).toEqual([intentId]);
+  });
+
+  it('worker first after startsAt: the webhook keeps the booking EXPIRED, refunds once and emails the merchant', async () => {
+    const { organizationId, serviceId } = await shop('pay-late-worker-first-started');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(6));
+    await expire(organizationId, conversion.bookingId!, at(36));
+    const started = new Date('2026-07-02T09:30:00Z');
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: started });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(started)).toMatchObject({
+      result: 'REFUNDED',
+    });
+    await runPaymentActions(db, { payments: fake.provider, at: started });
+    await runPaymentActions(db, { payments: fake.provider, at: new Date(started.getTime() + 3_600_000) });
+    expect(fake.refunds).toEqual([intentId]);
+    const booking = await bookingRow(organizationId, conversion.bookingId!);
+    expect(booking.status).toBe('EXPIRED');
+    expect((await bookingEmails(organizationId)).at(-1)).toMatchObject({
+      event: 'LATE_PAYMENT_REFUNDED',
+      to: 'bookings@shop.example',
+    });
+    expect((await readBookingPayments(db, organizationId, [booking.id])).get(booking.id)).toMatchObject({
+      paymentStatus: 'REFUNDED',
+      paidInCents: 0,
+      refundRequired: false,
+    });
+  });
+
+  it('worker first for a cancelled unpaid booking: refunded once and its Sales record REFUNDED, as the webhook leaves it', async () => {
+    const { organizationId, serviceId } = await shop('pay-cancelled-worker-first');
+    const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(6));
+    await db.transaction().execute((trx) =>
+      cancelBooking(trx, { organizationId, at: at(8), email: EMAIL }, conversion.bookingId!, {
+        actor: 'MERCHANT',
+        userId: 'usr_owner',
+      }),
+    );
+    await runPaymentActions(db, { payments: refusingCancel(fake), at: at(9) });
+    expect(fake.refunds).toEqual([intentId]);
+    expect(
+      (await readBookingPayments(db, organizationId, [conversion.bookingId!])).get(conversion.bookingId!),
+    ).toMatchObject({ paymentStatus: 'REFUNDED', paidInCents: 0, refundRequired: false });
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(10))).toMatchObject({
+      result: 'UNCHANGED',
+    });
+    expect(fake.refunds).toEqual([intentId]);
+  });
+
   it('a late payment’s refund that keeps failing reads refundRequired until a later try succeeds', async () => {
     const { organizationId, serviceId } = await shop('pay-late-refund-fails');
     const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
@@ -1305,6 +1395,19 @@ describe(`a booking keeps at most its total (${testDatabaseKind})`, () => {
     await t.sendLink(new Date(past.getTime() + 60_000));
   });
 
+  it('the link-expiry job finds due links through its partial index, never by scanning every checkout session', async () => {
+    const compiled = dueBookingPaymentLinks(db, { at: NOW, email: EMAIL }).compile();
+    const plan = await db.transaction().execute(async (trx) => {
+      // Whether the planner can use the index at all (with a handful of rows a scan is cheaper).
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const explained = await trx.executeQuery(
+        CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+      );
+      return explained.rows.map((row) => String(Object.values(row as object)[0])).join('\n');
+    });
+    expect(plan).toContain('checkout_sessions_booking_expiry_idx');
+  });
+
   it('a failed payment then the window’s expiry: the failed attempt’s intent is cancelled at the processor', async () => {
     const { organizationId, serviceId } = await shop('expire-after-failure');
     const { conversion } = await convert(organizationId, await hold(organizationId, serviceId));
@@ -1551,6 +1654,68 @@ describe(`the per-email limit cannot lock the email's owner out (${testDatabaseK
 });
 
 describe(`booking emails to one address are capped (${testDatabaseKind})`, () => {
+  it('a stranger’s 10 unpaid bookings in a customer’s email hold back none of the signed-in owner’s emails, and a kept payment’s CONFIRMED always goes', async () => {
+    const { organizationId, serviceId } = await shop('mail-cap-owner', { capacity: 100 });
+    const owner = { id: 'cus_mail_owner', email: 'mail-owner@example.com' };
+    await db
+      .insertInto('customers')
+      .values({
+        organization_id: organizationId,
+        id: owner.id,
+        email: owner.email,
+        email_verified_at: NOW,
+        pending_email: null,
+        name: null,
+        phone: null,
+        created_at: NOW,
+        updated_at: NOW,
+      })
+      .execute();
+    // A stranger, from 10 addresses, converts 10 unpaid bookings in the owner's email: 10 emails.
+    let firstStranger: string | undefined;
+    for (let index = 0; index < 10; index += 1) {
+      const held = await hold(organizationId, serviceId, {
+        client: `203.0.113.${100 + index}`,
+        email: owner.email,
+      });
+      const { conversion } = await convert(organizationId, held, { at: NOW });
+      firstStranger ??= conversion.checkoutToken!;
+    }
+    const toOwner = async () =>
+      (await bookingEmails(organizationId)).filter((email) => email.to === owner.email).map((e) => e.event);
+    expect(await toOwner()).toHaveLength(10);
+    // The owner, signed in, books and pays: their payment request and confirmation both go.
+    const mine = await hold(organizationId, serviceId, {
+      client: '203.0.113.200',
+      email: owner.email,
+      customer: owner,
+    });
+    const { conversion } = await convert(organizationId, mine, { at: NOW, customerId: owner.id });
+    expect((await toOwner()).slice(10)).toEqual(['PAYMENT_REQUIRED']);
+    const fake = fakeProvider();
+    const intentId = await pay(conversion.checkoutToken!, fake.provider, at(1));
+    expect(await webhook('payment_intent.succeeded', intentId, 2500)(at(2))).toMatchObject({
+      result: 'PAID',
+    });
+    expect((await toOwner()).slice(10)).toEqual(['PAYMENT_REQUIRED', 'PAYMENT_RECEIVED', 'CONFIRMED']);
+    // A stranger's booking paid while the unproven count is full: its CONFIRMED goes too, uncounted.
+    const strangerIntent = await pay(firstStranger!, fake.provider, at(3));
+    expect(await webhook('payment_intent.succeeded', strangerIntent, 2500)(at(4))).toMatchObject({
+      result: 'PAID',
+    });
+    expect((await toOwner()).slice(13)).toEqual(['PAYMENT_RECEIVED', 'CONFIRMED']);
+    const counts = await db
+      .selectFrom('booking_email_limits')
+      .select(['recipient_key', 'sent_in_window', 'held_total'])
+      .where('organization_id', '=', organizationId)
+      .execute();
+    expect(counts).toHaveLength(2);
+    expect(counts.find((row) => row.recipient_key === hashToken(owner.email))).toMatchObject({
+      sent_in_window: 10,
+      held_total: 0,
+    });
+  });
+
   it('11 booking requests in one email within the hour: 10 customer emails, the 11th held back and counted', async () => {
     const { organizationId, serviceId } = await shop('mail-cap-requests', {
       capacity: 100,

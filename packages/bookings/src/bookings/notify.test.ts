@@ -7,7 +7,7 @@ import { insertOrganization, insertResource, writeContext } from '../../test/fac
 import { createServiceInputSchema } from '../services/schemas.ts';
 import { createService } from '../services/write-service.ts';
 import { issueManagementToken } from './management-tokens.ts';
-import { notifyBookingCustomer, notifyBookingMerchant } from './notify.ts';
+import { bookingEmailRecipientKey, notifyBookingCustomer, notifyBookingMerchant } from './notify.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;
@@ -235,6 +235,32 @@ describe(`booking emails capped per recipient (${testDatabaseKind})`, () => {
       held_in_window: 0,
       held_total: 2,
     });
+  });
+
+  it('counts the emails of a booking whose email was proven apart, and never holds back the CONFIRMED of a kept payment', async () => {
+    const { organizationId, id } = await booking('mail-cap-proven');
+    for (let index = 0; index < 11; index += 1)
+      await paymentRequired(organizationId, id, new Date(NOW.getTime() + index * 1000));
+    expect(await outbox(organizationId)).toHaveLength(10);
+    // The confirmation that follows a payment the booking kept goes, uncounted.
+    await db.transaction().execute((trx) =>
+      notifyBookingCustomer(trx, { organizationId, at: NOW, email: EMAIL }, id, 'CONFIRMED', {
+        afterKeptPayment: true,
+      }),
+    );
+    expect(await outbox(organizationId)).toHaveLength(11);
+    expect(await limitRow(organizationId)).toMatchObject({ sent_in_window: 10, held_total: 1 });
+    // The same address's proven bookings count on their own row: the unproven cap holds none back.
+    await db.updateTable('bookings').set({ email_proven: true }).where('id', '=', id).execute();
+    await paymentRequired(organizationId, id, new Date(NOW.getTime() + 20_000));
+    expect(await outbox(organizationId)).toHaveLength(12);
+    const proven = await db
+      .selectFrom('booking_email_limits')
+      .select(['sent_in_window', 'held_total'])
+      .where('organization_id', '=', organizationId)
+      .where('recipient_key', '=', bookingEmailRecipientKey('Ada@Example.com', true))
+      .executeTakeFirstOrThrow();
+    expect(proven).toEqual({ sent_in_window: 1, held_total: 0 });
   });
 
   it('takes the cap from configuration, per tenant and recipient', async () => {

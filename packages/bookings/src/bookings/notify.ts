@@ -54,17 +54,21 @@ const EMAIL_WINDOW_MS = 3_600_000;
  * pass the cap together. Beyond it the email is held back (not sent) and counted on the row
  * (`held_in_window`, `held_total`, `last_held_at`); the first one held in a window is also written
  * to the tenant's audit log (`booking.emails_held`), so the merchant sees it. A merchant's own
- * action is neither capped nor counted.
+ * action, and the email that follows a payment the booking kept, are neither capped nor counted.
+ *
+ * Split by proof, as the hold limit is: the emails of bookings whose hold a signed-in customer made
+ * in their own verified email count on a row of their own (its key the SHA-256 of `proven:` and
+ * the address), so a stranger's unproven bookings in that email never hold back the owner's.
  */
 async function admitCustomerEmail(
   trx: Kysely<Database>,
   ctx: BookingNotifyContext,
   to: string,
-  booking: { id: string; event: BookingCustomerEvent },
+  booking: { id: string; event: BookingCustomerEvent; emailProven: boolean; afterKeptPayment: boolean },
 ): Promise<boolean> {
-  if (ctx.sentByMerchant === true) return true;
+  if (ctx.sentByMerchant === true || booking.afterKeptPayment) return true;
   const limit = ctx.email.bookingEmailsPerRecipientPerHour ?? DEFAULT_BOOKING_EMAILS_PER_RECIPIENT_PER_HOUR;
-  const recipientKey = hashToken(to.toLowerCase());
+  const recipientKey = bookingEmailRecipientKey(to, booking.emailProven);
   const where = { organization_id: ctx.organizationId, recipient_key: recipientKey };
   await trx
     .insertInto('booking_email_limits')
@@ -114,6 +118,12 @@ async function admitCustomerEmail(
     });
   }
   return false;
+}
+
+/** The key of a recipient's booking email count: proven bookings' emails count apart from the rest. */
+export function bookingEmailRecipientKey(to: string, emailProven: boolean): string {
+  const address = to.toLowerCase();
+  return hashToken(emailProven ? `proven:${address}` : address);
 }
 
 /** The guest management page of a booking, carrying its `m1_` (14.17). */
@@ -212,6 +222,7 @@ async function loadBookingForEmail(trx: Kysely<Database>, organizationId: string
       'bookings.timezone',
       'bookings.customer_name',
       'bookings.customer_email',
+      'bookings.email_proven',
       sql<string>`coalesce(bookings.snapshot->>'name', booking_services.name)`.as('service_name'),
     ])
     .where('bookings.organization_id', '=', organizationId)
@@ -254,19 +265,27 @@ function bookingValues(
  * management link (which revokes the booking's previous unused one). The call
  * to action is `paymentUrl` when one is given, else the management link.
  * `message` replaces the event's default sentence (a merchant's reason).
- * Unless a merchant's action sends it, the email counts against the
- * recipient's hourly cap and is held back beyond it (`admitCustomerEmail`).
+ * Unless a merchant's action sends it, or it follows a payment the booking
+ * kept (`afterKeptPayment`: the CONFIRMED of a paid booking), the email counts
+ * against the recipient's hourly cap and is held back beyond it
+ * (`admitCustomerEmail`).
  */
 export async function notifyBookingCustomer(
   trx: Kysely<Database>,
   ctx: BookingNotifyContext,
   bookingId: string,
   event: BookingCustomerEvent,
-  extra: { paymentUrl?: string | null; message?: string | null } = {},
+  extra: { paymentUrl?: string | null; message?: string | null; afterKeptPayment?: boolean } = {},
 ): Promise<void> {
   const booking = await loadBookingForEmail(trx, ctx.organizationId, bookingId);
+  const admitted = await admitCustomerEmail(trx, ctx, booking.customer_email, {
+    id: booking.id,
+    event,
+    emailProven: booking.email_proven,
+    afterKeptPayment: extra.afterKeptPayment === true,
+  });
   // Held back: no email, and no new management link (the one last sent stays valid).
-  if (!(await admitCustomerEmail(trx, ctx, booking.customer_email, { id: booking.id, event }))) return;
+  if (!admitted) return;
   const token = await issueManagementToken(trx, ctx, { id: booking.id, endsAt: new Date(booking.ends_at) });
   const manageUrl = customerLink(ctx.email, bookingManagePath(token));
   const paymentUrl = extra.paymentUrl ?? null;

@@ -146,6 +146,29 @@ export async function expireBookingPaymentWindows(
 }
 
 /**
+ * The bookings whose balance links are past their expiry, for the link-expiry
+ * job. Its session predicate is the partial index
+ * `checkout_sessions_booking_expiry_idx`'s exactly (a Sales record, an open
+ * status, by `expires_at`), so the job never scans every checkout session.
+ */
+export function dueBookingPaymentLinks(db: Kysely<Database>, options: BookingSweepOptions) {
+  return db
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('bookings as b', (join) =>
+      join
+        .onRef('b.organization_id', '=', 's.organization_id')
+        .onRef('b.sales_record_id', '=', 's.sales_record_id'),
+    )
+    .select(['b.organization_id', 'b.id'])
+    .distinct()
+    .where('b.status', '=', 'CONFIRMED')
+    .where('s.sales_record_id', 'is not', null)
+    .where('s.status', 'in', [...OPEN_SESSION_STATUSES])
+    .where('s.expires_at', '<=', options.at)
+    .limit(options.batchSize ?? BOOKINGS_BATCH_SIZE);
+}
+
+/**
  * Balance links past their expiry (the open checkout sessions of CONFIRMED
  * bookings whose `expires_at` passed; the orders' session sweep leaves booking
  * sessions alone): each closed as a new link or a cancellation closes it, in
@@ -159,20 +182,7 @@ export async function expireBookingPaymentLinks(
   db: Kysely<Database>,
   options: BookingSweepOptions,
 ): Promise<number> {
-  const due = await db
-    .selectFrom('checkout_sessions as s')
-    .innerJoin('bookings as b', (join) =>
-      join
-        .onRef('b.organization_id', '=', 's.organization_id')
-        .onRef('b.sales_record_id', '=', 's.sales_record_id'),
-    )
-    .select(['b.organization_id', 'b.id'])
-    .distinct()
-    .where('b.status', '=', 'CONFIRMED')
-    .where('s.status', 'in', [...OPEN_SESSION_STATUSES])
-    .where('s.expires_at', '<=', options.at)
-    .limit(options.batchSize ?? BOOKINGS_BATCH_SIZE)
-    .execute();
+  const due = await dueBookingPaymentLinks(db, options).execute();
   let closed = 0;
   for (const row of due) {
     const ctx = { organizationId: row.organization_id, at: options.at };

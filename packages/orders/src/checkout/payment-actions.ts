@@ -65,7 +65,9 @@ export function paymentActionBackoffMs(tries: number): number {
  * whose change committed never fails on its after-commit call, and a worker
  * run goes on with the next row. A cancellation refused because the intent
  * succeeded is replaced by the refund, made in the same run (the webhook may
- * never come); one refused because the intent is processing stays owed.
+ * never come), except for an expired booking's payment, which the webhook's
+ * late-payment rule settles; one refused because the intent is processing
+ * stays owed.
  */
 export async function runPaymentActions(
   db: Kysely<Database>,
@@ -141,8 +143,8 @@ const errorNameOf = (error: unknown) => (error instanceof Error ? error.name : t
 /**
  * Step 3: the attempt owes nothing more, unless the change it owed was
  * replaced meanwhile. A cancellation refused because the intent succeeded is
- * replaced here by the refund (recorded as a late payment's is); answers
- * whether it was.
+ * replaced here by the refund (recorded as a late payment's is), unless it
+ * pays a booking that may still keep it; answers whether it was.
  */
 async function clearAction(
   db: Kysely<Database>,
@@ -170,11 +172,19 @@ async function clearAction(
           .where('id', '=', owing.id)
           .execute();
         const metadata = { source: 'PROVIDER_INTENT_STATUS', intentStatus: 'succeeded' };
-        if (owing.order_id !== null) await refundAfterCancel(trx, owing, at, metadata);
-        // A booking payment whose session was closed (a resent link, expiry, cancellation) takes no
-        // money either: refunded in full, as a cancelled order's (docs/decisions.md, issue 23).
-        else await refundClosedBookingPayment(trx, owing, at, metadata);
-        return true;
+        if (owing.order_id !== null) {
+          await refundAfterCancel(trx, owing, at, metadata);
+          return true;
+        }
+        // A booking payment whose session was closed takes no money when its bookings cannot keep it
+        // (cancelled or declined, or a confirmed booking's closed balance link): refunded in full, as a
+        // cancelled order's. Otherwise (an expired booking: a late payment) the webhook's rule decides
+        // whether it re-confirms the booking or is refunded, so the action is only cleared
+        // (docs/decisions.md, issue 23).
+        if (await bookingCannotKeep(trx, owing)) {
+          await refundClosedBookingPayment(trx, owing, at, metadata);
+          return true;
+        }
       }
     }
     {
@@ -214,9 +224,36 @@ async function clearAction(
 }
 
 /**
+ * Whether the bookings of a closed booking payment's Sales record can keep no
+ * success of it, whatever the webhook would find: all cancelled or declined,
+ * or all confirmed (the payment was a closed balance link's). Read from the
+ * bookings table directly: this area does not depend on the bookings one.
+ */
+async function bookingCannotKeep(
+  trx: Kysely<Database>,
+  attempt: { organization_id: string; checkout_session_id: string },
+): Promise<boolean> {
+  const bookings = await trx
+    .selectFrom('bookings')
+    .innerJoin('checkout_sessions', (join) =>
+      join
+        .onRef('checkout_sessions.organization_id', '=', 'bookings.organization_id')
+        .onRef('checkout_sessions.sales_record_id', '=', 'bookings.sales_record_id'),
+    )
+    .select('bookings.status')
+    .where('checkout_sessions.organization_id', '=', attempt.organization_id)
+    .where('checkout_sessions.id', '=', attempt.checkout_session_id)
+    .execute();
+  if (bookings.length === 0) return true;
+  const closed = bookings.every((booking) => booking.status === 'CANCELLED' || booking.status === 'DECLINED');
+  return closed || bookings.every((booking) => booking.status === 'CONFIRMED');
+}
+
+/**
  * A booking payment's intent succeeded although its session was closed (the
- * processor refused to cancel it): the attempt REFUNDED, the refund owed,
- * audited `booking.payment_refunded` on the session's Sales record.
+ * processor refused to cancel it): the attempt REFUNDED, the refund owed, a
+ * Sales record that keeps nothing and was not paid REFUNDED (as the webhook's
+ * refund leaves it), audited `booking.payment_refunded` on the record.
  */
 async function refundClosedBookingPayment(
   trx: Kysely<Database>,
@@ -231,6 +268,26 @@ async function refundClosedBookingPayment(
     .where('organization_id', '=', attempt.organization_id)
     .where('id', '=', attempt.checkout_session_id)
     .executeTakeFirst();
+  if (session?.sales_record_id) {
+    const kept = await trx
+      .selectFrom('checkout_sessions as s')
+      .innerJoin('payment_attempts as a', (join) =>
+        join.onRef('a.organization_id', '=', 's.organization_id').onRef('a.checkout_session_id', '=', 's.id'),
+      )
+      .select('a.id')
+      .where('s.organization_id', '=', attempt.organization_id)
+      .where('s.sales_record_id', '=', session.sales_record_id)
+      .where('a.status', '=', 'SUCCEEDED')
+      .executeTakeFirst();
+    if (!kept)
+      await trx
+        .updateTable('sales_records')
+        .set({ payment_status: 'REFUNDED', updated_at: at })
+        .where('organization_id', '=', attempt.organization_id)
+        .where('id', '=', session.sales_record_id)
+        .where('payment_status', 'in', ['AWAITING_PAYMENT', 'FAILED'])
+        .execute();
+  }
   await recordAudit(trx, {
     organizationId: attempt.organization_id,
     actor: SYSTEM_ACTOR,
