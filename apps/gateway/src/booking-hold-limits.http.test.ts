@@ -1,6 +1,6 @@
 import { signInForTest } from '@commerce/customers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, errorOf, type Harness } from '../test/harness.ts';
+import { createHarness, errorOf, expectJson, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 
 /**
@@ -12,17 +12,11 @@ let h: Harness;
 let shop: RoleFixture;
 let serviceId: string;
 
-async function ok<T>(response: Response, status: number): Promise<T> {
-  if (response.status !== status)
-    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 beforeAll(async () => {
   h = await createHarness({ env: { TRUST_PROXY: 'true' } });
   h.clock.set('2026-07-01T08:00:00Z');
   shop = await createRoleFixture(h, 'hold-limits');
-  const resource = await ok<{ id: string }>(
+  const resource = await expectJson<{ id: string }>(
     await shop.call('owner', 'POST', '/merchant/booking-resources', {
       name: 'Rooms',
       kind: 'SPACE',
@@ -32,7 +26,7 @@ beforeAll(async () => {
   );
   const daily = [{ start: '09:00', end: '17:00' }];
   serviceId = (
-    await ok<{ id: string }>(
+    await expectJson<{ id: string }>(
       await shop.call('owner', 'POST', '/merchant/booking-services', {
         slug: 'rooms',
         name: 'Rooms',
@@ -81,8 +75,8 @@ function hold(client: string, email: string, headers: Record<string, string> = {
 
 async function holdAndConvert(client: string, email: string) {
   const { key, response } = hold(client, email);
-  const held = await ok<{ id: string }>(await response, 201);
-  const conversion = await ok<{ bookingStatus: string }>(
+  const held = await expectJson<{ id: string }>(await response, 201);
+  const conversion = await expectJson<{ bookingStatus: string }>(
     await h.app.request(`/api/v1/public/booking-holds/${held.id}/checkout`, {
       method: 'POST',
       headers: {

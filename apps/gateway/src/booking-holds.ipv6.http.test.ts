@@ -1,6 +1,6 @@
 import { testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, expectError, type Harness } from '../test/harness.ts';
+import { createHarness, expectError, expectJson, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 
 /**
@@ -11,17 +11,11 @@ let h: Harness;
 let shop: RoleFixture;
 let serviceId: string;
 
-async function ok<T>(response: Response, status: number): Promise<T> {
-  if (response.status !== status)
-    throw new Error(`expected ${status}, got ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
 beforeAll(async () => {
   h = await createHarness({ env: { TRUST_PROXY: 'true' } });
   h.clock.set('2026-07-01T08:00:00Z');
   shop = await createRoleFixture(h, 'v6-shop');
-  const room = await ok<{ id: string }>(
+  const room = await expectJson<{ id: string }>(
     await shop.call('owner', 'POST', '/merchant/booking-resources', {
       name: 'Room',
       kind: 'SPACE',
@@ -31,7 +25,7 @@ beforeAll(async () => {
   );
   const daily = [{ start: '09:00', end: '17:00' }];
   serviceId = (
-    await ok<{ id: string }>(
+    await expectJson<{ id: string }>(
       await shop.call('owner', 'POST', '/merchant/booking-services', {
         slug: 'room',
         name: 'Room',
@@ -76,12 +70,12 @@ function hold(client: string) {
 describe(`booking holds from one IPv6 /64 (${testDatabaseKind})`, () => {
   it('refuses the 11th hold from 11 different addresses of one /64 with 429 and Retry-After', async () => {
     for (let index = 1; index <= 10; index++) {
-      await ok(await hold(`2001:db8:77:1:${index.toString(16)}:${index * 3}::${index}`), 201);
+      await expectJson(await hold(`2001:db8:77:1:${index.toString(16)}:${index * 3}::${index}`), 201);
     }
     const eleventh = await hold('2001:db8:77:1:ffff:ee:dd:cc');
     await expectError(eleventh, 429, 'RATE_LIMIT_EXCEEDED');
     expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another /64 is another client.
-    await ok(await hold('2001:db8:77:2::1'), 201);
+    await expectJson(await hold('2001:db8:77:2::1'), 201);
   });
 });
