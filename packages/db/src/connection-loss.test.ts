@@ -160,9 +160,11 @@ describe.skipIf(!url)('a PostgreSQL connection that dies', () => {
     const writing = sql`insert into ${sql.table(`${schema}.writes`)} select 1 from pg_sleep(0.5)`.execute(
       handle.db,
     );
+    // Its failure is awaited from now on: it can arrive before the terminating call answers.
+    const failed = expect(writing).rejects.toSatisfy(isDatabaseUnavailable);
     await sleep(150);
     expect(await terminateOwn('active')).toBe(1);
-    await expect(writing).rejects.toSatisfy(isDatabaseUnavailable);
+    await failed;
     const { rows } = await admin.query(`select count(*)::int as count from ${schema}.writes`);
     expect(rows).toEqual([{ count: 0 }]);
   });
@@ -171,9 +173,10 @@ describe.skipIf(!url)('a PostgreSQL connection that dies', () => {
     const reading = handle.db
       .transaction()
       .execute((trx) => sql`select 1 as one from pg_sleep(0.5)`.execute(trx));
+    const failed = expect(reading).rejects.toSatisfy(isDatabaseUnavailable);
     await sleep(150);
     expect(await terminateOwn('active')).toBe(1);
-    await expect(reading).rejects.toSatisfy(isDatabaseUnavailable);
+    await failed;
     await expect(ownPid()).resolves.toBeGreaterThan(0);
   });
 });
