@@ -100,10 +100,10 @@ class PreparingClient implements PostgresPoolClient {
       cursor.read = (rowCount) => read(rowCount).catch(rethrowFromDatabaseClient);
       return cursor;
     }
-    const config = toQueryConfig(textOrCursor, parameters);
+    const values = [...parameters];
     const wasInTransaction = this.inTransaction;
     this.trackTransaction(textOrCursor);
-    const result = this.client.query(config).catch(async (error: unknown) => {
+    const result = send(this.client, textOrCursor, values).catch(async (error: unknown) => {
       if (!isConnectionLost(fromDatabaseClient(error))) throw error;
       const dead = this.client;
       if (!this.failures.has(dead))
@@ -117,7 +117,7 @@ class PreparingClient implements PostgresPoolClient {
       this.released = true;
       this.client = await this.checkOut();
       this.released = false;
-      return this.client.query(config).catch(rethrowFromDatabaseClient);
+      return send(this.client, textOrCursor, values).catch(rethrowFromDatabaseClient);
     });
     return result as unknown as Promise<PostgresQueryResult<R>>;
   }
@@ -148,9 +148,14 @@ function rethrowFromDatabaseClient(error: unknown): never {
   throw fromDatabaseClient(error);
 }
 
-function toQueryConfig(text: string, parameters: ReadonlyArray<unknown>): pg.QueryConfig {
-  const values = [...parameters];
-  return text.startsWith(PREPARED_MARKER) ? { name: statementName(text), text, values } : { text, values };
+/**
+ * Sends the statement: a marked one as a named (prepared) statement, any other as text and
+ * values (node-postgres copies a config object's every property on each call; a text it does not).
+ */
+function send(client: pg.PoolClient, text: string, values: unknown[]): Promise<pg.QueryResult> {
+  return text.startsWith(PREPARED_MARKER)
+    ? client.query({ name: statementName(text), text, values })
+    : client.query(text, values);
 }
 
 /**

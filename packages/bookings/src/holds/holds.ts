@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, hashToken, newId } from '@commerce/core';
-import { type Database, inTransaction, sqlState, withIdempotency } from '@commerce/db';
+import { type Database, inTransaction, prepared, sqlState, withIdempotency } from '@commerce/db';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type Allocation, assignResources } from '../availability/assign.ts';
 import { type BookableService, unavailableReason } from '../availability/rules.ts';
@@ -149,18 +149,17 @@ async function firstLook(
   // Emails compare as citext (case-insensitively) whatever type the driver gives the parameter.
   const client = sql`client_key = ${limits.clientKey}`;
   const email = sql`customer_email = ${limits.customerEmail}::citext and email_proven = ${limits.emailProven}`;
-  const count = (condition: RawBuilder<unknown>) =>
-    sql`(select count(*)::int from (
-      (select 1 from booking_holds where ${active(condition)} limit ${MAX_ACTIVE_HOLDS})
+  // One pass over what a limit counts gives both figures: how many (enough to see the limit, each
+  // side read up to it) and the earliest release (the first of each side in release order).
+  const held = (condition: RawBuilder<unknown>) => sql`(
+      (select expires_at as releases_at from booking_holds where ${active(condition)}
+        order by expires_at limit ${MAX_ACTIVE_HOLDS})
       union all
-      (select 1 from bookings where ${unpaid(condition)} limit ${MAX_ACTIVE_HOLDS})
-    ) held)`;
-  const earliest = (condition: RawBuilder<unknown>) =>
-    sql`least(
-      (select min(expires_at) from booking_holds where ${active(condition)}),
-      (select min(payment_expires_at) from bookings where ${unpaid(condition)})
+      (select payment_expires_at from bookings where ${unpaid(condition)}
+        order by payment_expires_at limit ${MAX_ACTIVE_HOLDS})
     )`;
-  const { rows } = await sql<
+  // A fixed text (the pool is an array parameter), so PostgreSQL plans it once per connection.
+  const query = sql<
     Partial<PeakRow> & {
       client_active: number;
       client_earliest: Date | string | null;
@@ -170,8 +169,8 @@ async function firstLook(
     }
   >`
     with limits as (
-      select ${count(client)} as client_active, ${earliest(client)} as client_earliest,
-        ${count(email)} as email_active, ${earliest(email)} as email_earliest,
+      select by_client.active as client_active, by_client.earliest as client_earliest,
+        by_email.active as email_active, by_email.earliest as email_earliest,
         ${
           idempotencyKeyHash === undefined
             ? sql`false`
@@ -179,11 +178,14 @@ async function firstLook(
                 and operation = ${HOLD_CREATE_OPERATION} and key_hash = ${idempotencyKeyHash}
                 and expires_at > ${at}::timestamptz)`
         } as key_seen
+      from (select count(*)::int as active, min(releases_at) as earliest from ${held(client)} client_held) by_client,
+        (select count(*)::int as active, min(releases_at) as earliest from ${held(email)} email_held) by_email
     )
     select limits.*, claims.* from limits
     left join (${peakClaimsQuery(ctx, [...new Set(pool)], interval)}) claims on true
     order by claims.resource_id
-  `.execute(trx);
+  `;
+  const { rows } = await trx.executeQuery(prepared(query.compile(trx)));
   const [first] = rows;
   const keySeen = first?.key_seen === true;
   let refusal: AppError | undefined;
