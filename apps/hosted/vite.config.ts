@@ -48,7 +48,7 @@ export default defineConfig({
     assetsDir: 'assets',
     reportCompressedSize: true,
     // One chunk on purpose (every page shares React, the router and zod); its size is reported
-    // above and in docs/decisions.md, and this warns only if it grows past that.
+    // above and in docs/hosted-app.md ("Bundle"), and this warns only if it grows past that.
     chunkSizeWarningLimit: 600,
     rollupOptions: {
       // React libraries mark their modules "use client" (for server components); one bundle has no use for it.

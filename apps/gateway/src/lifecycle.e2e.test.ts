@@ -97,7 +97,7 @@ describe('the started server', () => {
     await slowStarted;
     const closed = gateway.close();
     // Closing refuses new requests at once, while the slow request is still running: 503 with
-    // `Connection: close` while the listener stays open for a moment (docs/decisions.md).
+    // `Connection: close` while the listener stays open for a moment (docs/operations.md, "Shutdown").
     const refused = await fetch(`${gateway.url}/healthz`, { headers: { connection: 'close' } });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('connection')).toBe('close');

@@ -13,7 +13,7 @@ import type { GatewayEnv } from './env.ts';
  * Why not set them on the answer afterwards every time, as Hono's `secureHeaders` and `cors` do:
  * a dozen `Headers.set` calls on the Fetch headers of every answer, with their WebIDL checks, cost
  * about a tenth of a public read's CPU, and a plain record lets @hono/node-server write the answer
- * in one `writeHead` (docs/performance.md, "Session 3", and docs/decisions.md, "One header record
+ * in one `writeHead` (docs/performance.md, "Session 3", and docs/api.md, "One header record
  * per request").
  */
 export type HeaderRecord = Record<string, string>;

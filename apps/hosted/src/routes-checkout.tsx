@@ -45,7 +45,7 @@ const checkoutTokenRoute = createRoute({
   },
 });
 
-/** The booking payment link already emailed (docs/decisions.md "Links"): the same checkout page. */
+/** The booking payment link already emailed (docs/hosted-app.md, "Checkout and bookings pages"): the same checkout page. */
 const checkoutPayRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/checkout/pay',

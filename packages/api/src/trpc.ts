@@ -85,7 +85,7 @@ const rateLimitRules = (ctx: ApiContext) =>
     // A hosted page asks once per opened link which store it belongs to; more is someone guessing tokens.
     'public-link-token': { name: 'public-link-token', points: 60, durationSeconds: 600 },
     // Availability searches cost by their size (days times resources), not one point each: see
-    // `consumeRateLimitCost` and docs/decisions.md.
+    // `consumeRateLimitCost` and docs/bookings.md, "Abuse limits".
     'public-availability-search': {
       name: 'public-availability-search',
       points: ctx.config.rateLimit.availabilitySearchUnitsPerMinute,

@@ -217,7 +217,7 @@ const configSchema = z
       });
     }
     // Sandbox providers take no real money, ship nothing and invent taxes and distances: a production
-    // process runs them only when the operator says so for a staging store (docs/decisions.md).
+    // process runs them only when the operator says so for a staging store (docs/operations.md).
     const sandboxAllowed = env.NODE_ENV !== 'production' || truthy(env.ALLOW_SANDBOX_IN_PRODUCTION, false);
     if (env.NODE_ENV === 'production' && env.PAYMENT_PROVIDER === undefined) {
       ctx.addIssue({

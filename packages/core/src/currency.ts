@@ -2,7 +2,7 @@
  * ISO 4217 minor-unit exponents: every `*InCents` amount is an integer count
  * of minor units of its currency, 10^exponent of them to the major unit
  * (cents for USD, yen for JPY, fils for KWD). This table is the one source of
- * that exponent (docs/decisions.md "Currencies"): formats, providers and
+ * that exponent (docs/checkout.md, "Currencies"): formats, providers and
  * rounding rules read it here.
  *
  * A maintained table rather than `Intl.NumberFormat`'s digits, because ICU

@@ -12,7 +12,7 @@ export const TOKEN_FAMILIES = {
   checkout: 'c',
   bookingGroupProof: 'g',
   bookingManagement: 'm',
-  /** An unsubscribe link's token (one per email sent; not a CONTRACT family, see docs/decisions.md). */
+  /** An unsubscribe link's token (one per email sent; not one of the contract's families, see docs/notifications.md). */
   unsubscribe: 'u',
 } as const;
 export type TokenFamily = keyof typeof TOKEN_FAMILIES;

@@ -16,7 +16,7 @@ import { type BookingNotifyContext, bookingPaymentPath, formatLocalInstant } fro
  *
  * Dependency direction: bookings depend on orders (its `recordSale`, its
  * tables); orders call back into bookings only through the settler the
- * gateway registers with `settlePaymentEvent` (docs/decisions.md).
+ * gateway registers with `settlePaymentEvent` (docs/bookings.md, "Conversion").
  */
 
 /** How long a payment link of a CONFIRMED booking's balance works when no expiry is given. */

@@ -38,7 +38,7 @@ export interface BookingNotifyContext extends BookingClockContext {
   /**
    * A merchant's own action through the admin (approve, decline, cancel, reschedule, a change
    * decision, a booking they create, a payment link): its customer email always goes and is not
-   * counted against the recipient's hourly cap (docs/decisions.md).
+   * counted against the recipient's hourly cap (docs/bookings.md, "Abuse limits").
    */
   sentByMerchant?: boolean;
 }

@@ -44,7 +44,7 @@ export interface HoldContext extends BookingClockContext {
 interface HoldLimits {
   clientKey: string;
   customerEmail: string;
-  /** A signed-in customer holds in their own verified email (counted apart: docs/decisions.md). */
+  /** A signed-in customer holds in their own verified email (counted apart: docs/bookings.md, "Abuse limits"). */
   emailProven: boolean;
 }
 
@@ -357,7 +357,7 @@ async function placeHold(
   await lockHoldLimits(trx, ctx.organizationId, plan.limits);
   // A first look without the capacity lock: claims committed now already leave no room, so the
   // answer is 409 whatever the lock would show (units are freed only by commits this read sees). A
-  // hot slot's losers then never queue on the lock (docs/decisions.md, "Hold delivery and hot slots").
+  // hot slot's losers then never queue on the lock (docs/bookings.md, "Hot slots").
   // Made before the transaction for a new key: then only the limits are counted again.
   const look = await firstLook(trx, ctx, plan.limits, options.prechecked ? [] : pool, interval);
   if (look.refusal) throw look.refusal;
@@ -429,7 +429,7 @@ async function placeHold(
   // One requirement over one resource (a boat, a room): the assignment cannot differ from the
   // unlocked look's, so the capacity trigger alone decides, at COMMIT (`createHold` answers its
   // refusal). The resource is then locked for the check and the commit only, never across a round
-  // trip to this process (docs/decisions.md, "Hold delivery and hot slots").
+  // trip to this process (docs/bookings.md, "Hot slots").
   if (options.prechecked && soleResource(service)) {
     await setClaimClock(trx, ctx.at, { checkAtCommit: true });
     return write(trx, options.prechecked);

@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 
 /**
- * The token families the service emails in hosted links (CONTRACT.md section 3 and docs/decisions.md
- * "Hosted app"): a sign-in link `l1_`, an order-status link `o1_`, an unsubscribe link `u1_` (stock
+ * The token families the service emails in hosted links (the contract's credential tokens and
+ * our own, docs/api.md "Identifiers and tokens"; docs/hosted-app.md): a sign-in link `l1_`, an order-status link `o1_`, an unsubscribe link `u1_` (stock
  * notifications and cart reminders), a checkout capability `c1_`, a booking management link `m1_`.
  */
 const LINK_TOKEN = /^[loucm]1_[A-Za-z0-9_-]{43}$/;

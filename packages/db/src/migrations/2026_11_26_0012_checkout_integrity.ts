@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Checkout integrity (docs/decisions.md "Line types, stock holds and
- * tax-included prices"):
+ * Checkout integrity (docs/checkout.md, "Line types", "Stock and
+ * holds" and "Tax"):
  *
  * - A checkout line keeps its type (`PRODUCT` from a SALE item, `SERVICE`
  *   from a SERVICE item), which the order's sales record line takes over.

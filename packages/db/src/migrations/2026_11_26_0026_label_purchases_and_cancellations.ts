@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
  *   transaction (13.4, 13.12) so that concurrent claims re-sum the open
  *   charges one at a time and never overdraw the balance together.
  * - `label_purchases_settled`: the claim re-sums charges settled since its
- *   balance read (docs/decisions.md), by tenant and settle time.
+ *   balance read (docs/fulfillment.md), by tenant and settle time.
  * - `label_purchases.key_hash`: the SHA-256 of the idempotency key the
  *   purchase was claimed under (the key itself is bound in `idempotency_keys`
  *   without an answer until the purchase settles), so a same-key request finds

@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * the client key of the hold it was converted from (null for a booking a merchant made), and hold
  * and booking keep whether a signed-in customer whose verified email it is made the hold: the
  * per-email limit counts such holds apart from anyone else's, so that strangers cannot spend the
- * owner's budget (docs/decisions.md). The partial indexes serve the two counts.
+ * owner's budget (docs/bookings.md, "Abuse limits"). The partial indexes serve the two counts.
  *
  * Booking emails to one recipient are capped per tenant and hour: one row per tenant and recipient
  * (the SHA-256 of the lower-cased address, never the address) counts the emails of its current

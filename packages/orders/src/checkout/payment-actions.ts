@@ -180,7 +180,7 @@ async function clearAction(
         // (cancelled or declined, or a confirmed booking's closed balance link): refunded in full, as a
         // cancelled order's. Otherwise (an expired booking: a late payment) the webhook's rule decides
         // whether it re-confirms the booking or is refunded, so the action is only cleared
-        // (docs/decisions.md, issue 23).
+        // (docs/bookings.md, "Booking payments").
         if (await bookingCannotKeep(trx, owing)) {
           await refundClosedBookingPayment(trx, owing, at, metadata);
           return true;

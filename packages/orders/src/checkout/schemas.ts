@@ -2,7 +2,7 @@ import { countryCodeSchema } from '@commerce/catalog';
 import { z } from 'zod';
 import { paymentStatusSchema, shippingAddressInputSchema, shippingAddressSchema } from '../orders/schemas.ts';
 
-/** Limits of a checkout cart (docs/decisions.md "Checkout sessions"). */
+/** Limits of a checkout cart (docs/checkout.md, "Checkout sessions"). */
 export const MAX_CHECKOUT_LINES = 100;
 export const MAX_CHECKOUT_LINE_QUANTITY = 999;
 

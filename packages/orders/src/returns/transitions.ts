@@ -1,7 +1,7 @@
 import type { ReturnStatus } from '@commerce/db';
 
 /**
- * A return's states (docs/decisions.md "Returns"): the customer requests it;
+ * A return's states (docs/orders.md, "Returns"): the customer requests it;
  * the merchant approves or rejects it, marks the goods received and completes
  * it (the refund); the customer may cancel it while it is still REQUESTED.
  * COMPLETED, REJECTED and CANCELLED are terminal.

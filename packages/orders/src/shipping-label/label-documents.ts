@@ -5,7 +5,7 @@ import type { CarrierProvider } from '../carrier/carrier-provider.ts';
 import { labelSettingsOf } from './label-addresses.ts';
 import { storeLabelArtifact } from './label-artifacts.ts';
 
-/** The first retry a minute after a failed fetch, doubling, at most an hour apart (docs/decisions.md). */
+/** The first retry a minute after a failed fetch, doubling, at most an hour apart (docs/fulfillment.md). */
 export const LABEL_FETCH_BACKOFF_MS = { first: 60_000, max: 60 * 60_000 } as const;
 /** How long a worker holds a label it is fetching before another may try it. */
 const LABEL_FETCH_LEASE_MS = 5 * 60_000;

@@ -74,7 +74,7 @@ export async function evaluateLabelSelection(
   input: ShippingLabelQuoteInput,
 ): Promise<LabelSelection> {
   const { organizationId, carrier } = ctx;
-  // A server without a carrier (docs/decisions.md, "Sandbox providers in production").
+  // A server without a carrier (docs/operations.md, "Sandbox providers in production").
   if (carrier.services().length === 0)
     throw new AppError(
       'PROVIDER_UNAVAILABLE',

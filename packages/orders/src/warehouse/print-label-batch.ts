@@ -56,7 +56,7 @@ type Printable = { fulfillmentId: string; purchaseId: string; bytes: number };
  * LABEL_BATCH_REJECTED), no partial PDF. Calls no carrier, changes nothing
  * but the audit log (`warehouse.labels_printed`).
  *
- * Streamed, its memory bounded (docs/decisions.md, issue 31): the first chunk
+ * Streamed, its memory bounded (docs/fulfillment.md, "Labels PDF batch"): the first chunk
  * comes only after every label was read and checked (so a refusal is still an
  * error answer, and the audit is recorded), one group of about
  * `LABEL_BATCH_READ_BYTES` at a time; then the labels are read again group by
