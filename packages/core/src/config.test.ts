@@ -417,7 +417,7 @@ describe('OUTBOX_CONCURRENCY', () => {
   });
 });
 
-describe('sandbox providers in production (docs/decisions.md, "Sandbox providers in production")', () => {
+describe('sandbox providers in production (docs/operations.md, "Sandbox providers in production")', () => {
   const production = {
     NODE_ENV: 'production',
     MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
