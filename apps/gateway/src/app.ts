@@ -14,9 +14,9 @@ import type { AnyRouter } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { compress } from 'hono/compress';
 import type { Logger } from 'pino';
 import { createClientIp } from './client-ip.ts';
+import { compressLargeJson } from './compression.ts';
 import { mountCors } from './cors.ts';
 import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
@@ -342,13 +342,13 @@ export const COMPRESSION_THRESHOLD_BYTES = 8 * 1024;
 
 /**
  * Availability searches answer up to megabytes of repetitive JSON: with `Accept-Encoding`, an
- * answer of 8 KiB or more is compressed (gzip, else deflate). Only the search is: its answer
+ * answer of 8 KiB or more is compressed (gzip, else deflate, at zlib's fastest level). Only the search is: its answer
  * carries no secret, so compression cannot leak one next to input an attacker chose (a `/trpc`
  * call is compressed only when every procedure of its batch is a search). Registered before the
  * routes, so it wraps their answers.
  */
 function mountSearchCompression(app: Hono<GatewayEnv>): void {
-  const compressLarge = compress({ threshold: COMPRESSION_THRESHOLD_BYTES });
+  const compressLarge = compressLargeJson({ threshold: COMPRESSION_THRESHOLD_BYTES, level: 1 });
   app.use('/api/v1/public/booking-availability/search', compressLarge);
   app.use('/trpc/*', (c, next) => {
     // The path as sent (not decoded: a malformed escape is the input guard's to refuse).

@@ -146,6 +146,7 @@ describe('bounded and compressed answers', () => {
     const compressed = await search('203.0.113.20', body, { 'accept-encoding': 'gzip' });
     expect(compressed.status).toBe(200);
     expect(compressed.headers.get('content-encoding')).toBe('gzip');
+    expect(compressed.headers.get('vary')).toContain('Accept-Encoding');
     const zipped = Buffer.from(await compressed.arrayBuffer());
     const plain = await search('203.0.113.21', body);
     expect(plain.headers.get('content-encoding')).toBeNull();
