@@ -1,7 +1,7 @@
 /**
  * `npx -y pnpm@10.34.8 --filter @commerce/bench bench:holds`: booking hold
  * attempts on one hot slot through TWO gateway processes sharing one
- * PostgreSQL (the capacity lock and trigger of 14.19 across processes).
+ * PostgreSQL (the capacity lock and trigger across processes).
  * Builds the gateway, starts both (the first migrates and seeds the demo
  * organization), creates through the merchant API one service over one
  * resource per scenario, then fires `POST /public/booking-holds` at the same

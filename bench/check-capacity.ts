@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/check-capacity.ts` (DATABASE_URL set): audits the booking
- * capacity invariant of a database (CONTRACT-bookings.md 14.19) with the
+ * capacity invariant of a database (docs/bookings.md "The capacity trigger") with the
  * bookings package's `checkCapacity`: prints, per resource with live claims,
  * the peak of its live claims from now on against its capacity; the active
  * holds and the live claims they own; the bookings owning live claims (when

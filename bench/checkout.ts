@@ -94,7 +94,7 @@ function gatewayEnv(port: number, connection: Connection): NodeJS.ProcessEnv {
 
 const call = (url: string, body: unknown, headers: Record<string, string>) => callJson(url, body, headers);
 
-/** The `Stripe-Signature` scheme of CONTRACT.md section 9. */
+/** A `Stripe-Signature` header for the body, signed as the payment processor signs it. */
 function sign(body: string): string {
   const t = Math.floor(Date.now() / 1000);
   return `t=${t},v1=${createHmac('sha256', webhookSecret).update(`${t}.${body}`).digest('hex')}`;

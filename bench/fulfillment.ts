@@ -1,7 +1,7 @@
 /**
  * `npx -y pnpm@10.34.8 --filter @commerce/bench bench:fulfillment`: direct
- * fulfillments through HTTP on PostgreSQL (CONTRACT-fulfillment.md 13.4 to
- * 13.7). Builds the gateway, starts it (demo organization, TRUST_PROXY so that
+ * fulfillments through HTTP on PostgreSQL (docs/fulfillment.md "Fulfillment
+ * records"). Builds the gateway, starts it (demo organization, TRUST_PROXY so that
  * each placed order comes from an address of its own), creates through the
  * merchant API an item with a tracked variant, places BENCH_ORDERS legacy
  * orders of 2 units each (plus BENCH_WARMUP_ORDERS), then:

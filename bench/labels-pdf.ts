@@ -1,6 +1,6 @@
 /**
  * `npx -y pnpm@10.34.8 --filter @commerce/bench bench:labels-pdf`: the labels
- * PDF batch (CONTRACT-fulfillment.md 13.15) through HTTP on PostgreSQL.
+ * PDF batch (docs/fulfillment.md "Warehouse outputs") through HTTP on PostgreSQL.
  * Builds the gateway, starts it as in production (demo organization), creates
  * through the merchant API BENCH_LABELS orders (default 50, the batch's
  * maximum) with a ship-to address and a planned fulfillment each, then gives

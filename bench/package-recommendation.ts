@@ -1,6 +1,6 @@
 /**
  * `npx -y pnpm@10.34.8 --filter @commerce/bench bench:recommendation`: the
- * proven-fit package recommendation (CONTRACT-fulfillment.md 13.9) as the route
+ * proven-fit package recommendation (docs/fulfillment.md "Package recommendation") as the route
  * runs it after its two reads, over 50 active box presets and 100 units, in
  * three shapes: 100 identical units (a GRID proof), 100 units of 10 sizes (a
  * STACK proof) and 100 units no preset can prove (every preset and proof

@@ -4,7 +4,10 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from './env.ts';
 import { addVary } from './response-headers.ts';
 
-/** Request headers a browser may send cross-origin (CONTRACT.md sections 2, 5, 7 and 12). */
+/**
+ * Request headers a browser may send cross-origin: credentials, the tenant
+ * header and idempotency keys (docs/security.md "CORS").
+ */
 export const CORS_ALLOWED_HEADERS = [
   'authorization',
   'content-type',

@@ -6,7 +6,7 @@ import type { Context, Hono } from 'hono';
 import type { GatewayEnv } from './env.ts';
 
 /**
- * The hosted app (apps/hosted, issue 16): a single-page app built by Vite into `apps/hosted/dist`.
+ * The hosted app (apps/hosted): a single-page app built by Vite into `apps/hosted/dist`.
  * `GET /hosted/:orgSlug/*` answers its `index.html` (the page reads its tenant from the path); the
  * link paths the service emails or documents answer it at the root too, for links whose base has
  * no `{orgSlug}` (the page asks the server which store the token names and moves to
@@ -15,7 +15,10 @@ import type { GatewayEnv } from './env.ts';
  */
 export const HOSTED_ASSET_PREFIX = '/hosted/_app/assets/';
 
-/** The root link paths of CONTRACT.md section 10 and the issue, relative to HOSTED_CHECKOUT_URL. */
+/**
+ * The root paths of the links emails carry, relative to HOSTED_CHECKOUT_URL
+ * (docs/hosted-app.md "Link bases and link tokens").
+ */
 export const HOSTED_ROOT_LINK_PATHS = [
   '/account',
   '/account/*',

@@ -129,7 +129,7 @@ export async function startGateway(
         logger: logger.child({ component: 'housekeeping' }),
       })
     : undefined;
-  // Bookings (14.20): lapsed holds, payment windows, request expiry, management-token pruning.
+  // Bookings: lapsed holds, payment windows, request expiry, management-token pruning.
   const bookingSweeps = config.runWorkerInProcess
     ? startBookingSweeps({
         db: database.db,
@@ -140,7 +140,7 @@ export async function startGateway(
       })
     : undefined;
 
-  // Label purchases and voids (13.13, 13.14): label documents retried, cancellations polled.
+  // Label purchases and voids: label documents retried, cancellations polled.
   const labelSweeps = config.runWorkerInProcess
     ? startLabelSweeps({
         db: database.db,

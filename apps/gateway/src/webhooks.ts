@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { GatewayEnv } from './env.ts';
 import { toAppError } from './errors.ts';
 
-/** Under `/api/v1` (CONTRACT.md section 9). */
+/** Under `/api/v1`: where the payment processor delivers its signed events. */
 export const PAYMENT_WEBHOOK_PATH = '/webhooks/payments';
 const ROUTE = `POST /api/v1${PAYMENT_WEBHOOK_PATH}`;
 /** Seconds the processor is told to wait before delivering an event that met a conflict again. */

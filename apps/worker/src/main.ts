@@ -82,7 +82,7 @@ try {
     intervalMs: HOUSEKEEPING_INTERVAL_MS,
     logger: logger.child({ component: 'housekeeping' }),
   });
-  // Bookings (14.20): lapsed holds, payment windows, request expiry, management-token pruning.
+  // Bookings: lapsed holds, payment windows, request expiry, management-token pruning.
   bookingSweeps = startBookingSweeps({
     db: database.db,
     clock: systemClock,
@@ -90,7 +90,7 @@ try {
     holdIntervalMs: config.bookings.sweepIntervalMs,
     logger: logger.child({ component: 'booking-sweeps' }),
   });
-  // Label purchases and voids (13.13, 13.14): label documents retried, cancellations polled.
+  // Label purchases and voids: label documents retried, cancellations polled.
   labelSweeps = startLabelSweeps({
     db: database.db,
     clock: systemClock,

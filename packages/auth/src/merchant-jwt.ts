@@ -2,13 +2,13 @@ import { AppError, type Clock, systemClock } from '@commerce/core';
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { z } from 'zod';
 
-/** The claims the service uses from an identity provider's token (CONTRACT.md section 5). */
+/** The claims the service uses from an identity provider's token (docs/platform.md "Merchant identity"). */
 export interface MerchantClaims {
   subject: string;
   email: string;
   name: string | null;
   /**
-   * True only when the provider says `email_verified: true` (CONTRACT.md section 5): some providers
+   * True only when the provider says `email_verified: true`: some providers
    * never send the claim and let users edit the address, so an absent claim is not verified.
    */
   emailVerified: boolean;

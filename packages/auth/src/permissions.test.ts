@@ -30,7 +30,7 @@ function forbiddenOf(action: () => void): AppError {
 }
 
 describe('permission groups', () => {
-  it('are exactly the contract list (CONTRACT.md section 5)', () => {
+  it('are exactly the documented list of permission groups', () => {
     expect([...PERMISSION_GROUPS].sort()).toEqual(
       [
         'settings:manage',

@@ -5,7 +5,7 @@ import { z } from 'zod';
 export const ROLES = ['Owner', 'Admin', 'Staff'] as const satisfies readonly MembershipRole[];
 export const roleSchema = z.enum(ROLES);
 
-/** The complete list of permission groups (CONTRACT.md section 5). Owner and Admin hold them all. */
+/** The complete list of permission groups (docs/platform.md "Memberships"). Owner and Admin hold them all. */
 export const PERMISSION_GROUPS = [
   'settings:manage',
   'catalog:write',

@@ -22,7 +22,7 @@ function configErrorOf(env: Record<string, string | undefined>): ConfigError {
   throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
 }
 
-describe('loadConfig defaults (CONTRACT.md section 10)', () => {
+describe('loadConfig defaults', () => {
   it('gives the contract defaults for an empty environment', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Process configuration (CONTRACT.md section 10), parsed once at start. A bad
+ * Process configuration (docs/operations.md "Configuration"), parsed once at start. A bad
  * value stops the process with a message naming the variable.
  */
 const DEV_JWT_SECRET = 'dev-only-merchant-jwt-secret-change-me-0123456789';
@@ -120,7 +120,7 @@ const configSchema = z
     // A bound session's stock, from its first bind whatever the rebinds (Shopify and Medusa hold 10-15 minutes).
     CHECKOUT_HOLD_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
     CHECKOUT_MAX_HELD_UNITS_PER_CLIENT: positiveInt(20),
-    // The hold-expiry cadence of the bookings worker (14.24); payment windows, requests and pruning have their own.
+    // The hold-expiry cadence of the bookings worker; payment windows, requests and pruning have their own.
     BOOKINGS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
     MAX_BODY_BYTES: positiveInt(1_048_576),
     // Node's own defaults (60 s for headers, no cap on connections) let slow-header clients hold sockets.
@@ -319,7 +319,7 @@ export interface Config {
     availabilitySearchUnitsPerMinute: number;
     /** Per-client limits key an IPv6 client on its network of this prefix length (a /64 by default). */
     ipv6Prefix: number;
-    /** Customer sign-in (CONTRACT.md section 7): counts per tenant and email, and per tenant and client, per window. */
+    /** Customer sign-in: counts per tenant and email, and per tenant and client, per window. */
     signIn: {
       requestsPerEmail: number;
       requestsPerClient: number;
@@ -344,13 +344,13 @@ export interface Config {
     maxHeldUnitsPerClient: number;
   };
   /**
-   * Delivery distances of booking holds (CONTRACT-bookings.md 14.12, 14.24): the provider, its key
+   * Delivery distances of booking holds (docs/bookings.md "Hold delivery"): the provider, its key
    * (set exactly when `provider` is `google`) and how long one lookup may take before the hold is
    * refused with 503 BOOKING_DELIVERY_UNAVAILABLE.
    */
   distance: { provider: 'sandbox' | 'google' | 'none'; apiKey: string | undefined; timeoutMs: number };
   /**
-   * Shipping labels (CONTRACT-fulfillment.md 13.10, 13.20): the carrier, the deadline of one call, and
+   * Shipping labels (docs/fulfillment.md "Carrier"): the carrier, the deadline of one call, and
    * the balance a tenant's sandbox carrier account starts with at its first use.
    */
   carrier: { provider: 'sandbox' | 'none'; timeoutMs: number; sandboxStartingBalanceInCents: number };
@@ -359,7 +359,7 @@ export interface Config {
    * named in the start-up log, and every answer carries `x-sandbox` with them. Empty otherwise.
    */
   sandboxInProduction: Array<'payment' | 'tax' | 'distance' | 'carrier'>;
-  /** The bookings worker (CONTRACT-bookings.md 14.20): how often expired holds are swept. */
+  /** The bookings worker (docs/bookings.md "Worker"): how often expired holds are swept. */
   bookings: { sweepIntervalMs: number };
   maxBodyBytes: number;
   /**

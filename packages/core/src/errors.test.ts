@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, ERROR_CODES, ERROR_TABLE, type ErrorCode, formatIssuePath, isAppError } from './errors.ts';
 
-/** CONTRACT.md section 1, written out by hand: the table the code must match exactly. */
+/** The codes and statuses of docs/errors.md, written out by hand: the table the code must match exactly. */
 const CONTRACT_STATUSES: Record<string, number> = {
   VALIDATION_FAILED: 400,
   TENANT_REQUIRED: 400,

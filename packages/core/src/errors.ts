@@ -1,5 +1,5 @@
 /**
- * The contract's error table (CONTRACT.md section 1): one place that maps a
+ * The error table (docs/errors.md): one place that maps a
  * stable code to its HTTP status and default message. The gateway renders
  * every failure by looking the code up here.
  */

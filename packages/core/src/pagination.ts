@@ -2,7 +2,7 @@ import type { Expression, ExpressionBuilder, ReferenceExpression, SqlBool } from
 import { z } from 'zod';
 
 /**
- * Keyset pagination (CONTRACT.md section 4). A page is fetched with
+ * Keyset pagination (docs/api.md "Pagination"). A page is fetched with
  * `limit + 1` rows; the extra row only says that another page exists. The
  * cursor is the id of the last row returned, which the service resolves to
  * that row's sort values and turns into a `WHERE` with `keysetAfter`.

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Credential tokens (CONTRACT.md section 3): family letter + `1_` + 43
+ * Credential tokens (docs/api.md "Identifiers and tokens"): family letter + `1_` + 43
  * base64url characters (32 random bytes). Only the SHA-256 hash is stored;
  * lookups are by hash.
  */

@@ -81,7 +81,7 @@ export interface OutboxTable {
   dedupe_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** What the development email transport "sent" (CONTRACT.md section 8). */
+/** What the development email transport "sent" (used while SMTP_URL is unset). */
 export interface DevEmailsTable {
   organization_id: string;
   id: string;
@@ -101,7 +101,7 @@ export interface RateLimitsTable {
 }
 
 /**
- * One idempotency key of a tenant's operation (CONTRACT.md section 12): hashes
+ * One idempotency key of a tenant's operation (docs/api.md "Idempotency keys"): hashes
  * only, and the committed success to replay. `response_status` is null only
  * inside the claiming transaction.
  */
@@ -184,7 +184,7 @@ export interface ItemsTable {
   archived_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
-  /** Shipping dimensions (13.8): a unit's come from its variant when it has all four, else its item's. */
+  /** Shipping dimensions: a unit's come from its variant when it has all four, else its item's. */
   shipping_weight_grams: number | null;
   shipping_length_mm: number | null;
   shipping_width_mm: number | null;
@@ -214,7 +214,7 @@ export interface VariantsTable {
   archived_at: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
-  /** Shipping dimensions (13.8): a unit's come from its variant when it has all four, else its item's. */
+  /** Shipping dimensions: a unit's come from its variant when it has all four, else its item's. */
   shipping_weight_grams: number | null;
   shipping_length_mm: number | null;
   shipping_width_mm: number | null;
@@ -269,7 +269,7 @@ export interface ShippingZonesTable {
   updated_at: Timestamp;
 }
 
-/** A box a merchant packs into (13.8); `revision` is 1 on create, +1 per update. */
+/** A box a merchant packs into (a box preset); `revision` is 1 on create, +1 per update. */
 export interface BoxPresetsTable {
   organization_id: string;
   id: string;
@@ -452,9 +452,9 @@ export interface SalesRecordsTable {
   updated_at: Timestamp;
   /** The prices hold the tax: `tax_in_cents` is recorded, not added to the total. */
   tax_included: Generated<boolean>;
-  /** Derived from the PRODUCT lines' shipped counters; rewritten with every counter change (13.3). */
+  /** Derived from the PRODUCT lines' shipped counters; rewritten with every counter change. */
   fulfillment_status: Generated<FulfillmentStatus>;
-  /** The ship-to snapshot (13.7, 13.11); null until one is set. */
+  /** The ship-to snapshot labels use; null until one is set. */
   shipping_address: ColumnType<ShippingAddressSnapshot | null, string | null | undefined, string | null>;
 }
 
@@ -510,7 +510,7 @@ export interface OrdersTable {
   shipping_address: ColumnType<ShippingAddressSnapshot | null, string | null | undefined, string | null>;
 }
 
-/** Where an order's parcels go (13.7): trimmed, optional lines null, country upper case. */
+/** Where an order's parcels go: trimmed, optional lines null, country upper case. */
 export interface ShippingAddressSnapshot {
   name: string;
   line1: string;
@@ -539,7 +539,7 @@ export type CheckoutSessionStatus =
   | 'EXPIRED'
   | 'CANCELLED';
 
-/** A server-authoritative cart behind a hashed `c1_` capability (CONTRACT.md section 9). */
+/** A server-authoritative cart behind a hashed `c1_` capability (docs/checkout.md "Checkout sessions"). */
 export interface CheckoutSessionsTable {
   organization_id: string;
   id: string;
@@ -572,7 +572,7 @@ export interface CheckoutSessionsTable {
   tax_included: Generated<boolean>;
   /** Where the parcels go, when the shopper gave it (the hosted checkout does); copied to the order. */
   shipping_address: ColumnType<ShippingAddressSnapshot | null, string | null | undefined, string | null>;
-  /** A booking payment's session (14.15): the Sales record it pays; no lines, no order, never repriced. */
+  /** A booking payment's session: the Sales record it pays; no lines, no order, never repriced. */
   sales_record_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
@@ -756,7 +756,7 @@ export interface BookingHoldsTable {
   ends_at: Timestamp;
   quantity: number;
   customer_email: string;
-  /** The signed-in customer who made the hold (14.11); null for a guest. */
+  /** The signed-in customer who made the hold; null for a guest. */
   customer_id: string | null;
   /** SHA-256 of the create's idempotency key: proves possession for release and conversion. */
   key_hash: string;
@@ -780,7 +780,7 @@ export type BookingStatus =
 export type BookingChangeRequestStatus = 'PENDING' | 'APPROVED' | 'DECLINED' | 'WITHDRAWN';
 export type BookingRequirementSelection = 'AUTO' | 'OPTIONAL' | 'REQUIRED';
 
-/** A booking (14.13 to 14.17): snapshots of its service, price and delivery; `history` append-only. */
+/** A booking (docs/bookings.md): snapshots of its service, price and delivery; `history` append-only. */
 export interface BookingsTable {
   organization_id: string;
   id: string;
@@ -969,7 +969,7 @@ export type FulfillmentRecordStatus = 'PLANNED' | 'READY' | 'SHIPPED' | 'DELIVER
 export type FulfillmentOrigin = 'DIRECT' | 'PLANNED' | 'NATIVE_LABEL' | 'LEGACY';
 export type NotificationDecision = 'SEND' | 'SUPPRESS';
 
-/** One shipment of some units of a sales record's PRODUCT lines (CONTRACT-fulfillment.md 13.2). */
+/** One shipment of some units of a sales record's PRODUCT lines (docs/fulfillment.md "Fulfillment records"). */
 export interface FulfillmentsTable {
   organization_id: string;
   id: string;
@@ -996,14 +996,14 @@ export interface FulfillmentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   version: Generated<number>;
-  /** The package (13.2): box preset and revision (null for custom dimensions), outer mm, loaded weight. */
+  /** The package: box preset and revision (null for custom dimensions), outer mm, loaded weight. */
   package_box_preset_id: ColumnType<string | null, string | null | undefined, string | null>;
   package_box_preset_revision: ColumnType<number | null, number | null | undefined, number | null>;
   package_length_mm: ColumnType<number | null, number | null | undefined, number | null>;
   package_width_mm: ColumnType<number | null, number | null | undefined, number | null>;
   package_height_mm: ColumnType<number | null, number | null | undefined, number | null>;
   package_loaded_weight_grams: ColumnType<number | null, number | null | undefined, number | null>;
-  /** Set by tracking repair (13.16): from then on the tracking columns are the tracking, even cleared. */
+  /** Set by tracking repair: from then on the tracking columns are the tracking, even cleared. */
   tracking_repaired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
@@ -1047,7 +1047,7 @@ export interface FulfillmentPostagesTable {
   label_next_fetch_at: Timestamp | null;
 }
 
-/** The sandbox carrier's account of one tenant (13.10): its prepaid balance and behaviours. */
+/** The sandbox carrier's account of one tenant: its prepaid balance and behaviours. */
 export interface SandboxCarrierAccountsTable {
   organization_id: string;
   balance_in_cents: number;
@@ -1107,7 +1107,7 @@ export interface LabelPurchasesTable {
   key_hash: string | null;
 }
 
-/** One row per tenant: the claim transaction's lock over its open label charges (13.4, 13.12). */
+/** One row per tenant: the claim transaction's lock over its open label charges (the funding preflight). */
 export interface PostageAccountsTable {
   organization_id: string;
   created_at: Timestamp;
@@ -1115,7 +1115,7 @@ export interface PostageAccountsTable {
 
 export type ShipmentCancellationStatus = 'PENDING' | 'VOIDED' | 'REJECTED' | 'EXHAUSTED' | 'NOT_SENT';
 
-/** One void attempt on one native postage (`scn_…`, 13.14); at most one open per fulfillment. */
+/** One void attempt on one native postage (`scn_…`); at most one open per fulfillment. */
 export interface ShipmentCancellationsTable {
   organization_id: string;
   id: string;
@@ -1137,7 +1137,7 @@ export interface ShipmentCancellationsTable {
   updated_at: Timestamp;
 }
 
-/** The stored document of a purchased label (13.13), read by the labels PDF batch (13.15). */
+/** The stored document of a purchased label, read by the labels PDF batch. */
 export interface LabelArtifactsTable {
   organization_id: string;
   purchase_id: string;

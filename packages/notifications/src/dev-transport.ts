@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { type EmailTransport, type Logger, recipientDomain } from './types.ts';
 
 /**
- * The transport used while SMTP_URL is unset (CONTRACT.md section 8): each
+ * The transport used while SMTP_URL is unset: each
  * message is recorded in `dev_emails`, where a developer reads it, and one
  * log line says that it was sent. The line carries metadata only; the body
  * holds sign-in links and codes, which must not reach logs.

@@ -196,7 +196,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   async function markDelivered(row: ClaimedRow): Promise<Outcome> {
     const now = clock.now();
     const result = await ownedBy(row)
-      // CONTRACT.md section 8: the rendered body, which may hold a credential, goes with delivery.
+      // The rendered body, which may hold a credential, is not kept after delivery.
       .set({ status: 'DONE', delivered_at: now, payload: null, locked_until: null, last_error: null })
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) {

@@ -19,7 +19,7 @@ export interface SmtpTransportOptions {
 }
 
 /**
- * Delivery over SMTP (CONTRACT.md section 8). Options the operator put in
+ * Delivery over SMTP. Options the operator put in
  * SMTP_URL's query (nodemailer's URL syntax, e.g. `?tls.rejectUnauthorized=false`)
  * win over these defaults.
  */

@@ -21,7 +21,7 @@ export interface RunningOutboxWorker {
   stop(): Promise<void>;
 }
 
-/** SMTP when SMTP_URL is set, else the development transport (CONTRACT.md section 8). */
+/** SMTP when SMTP_URL is set, else the development transport (docs/notifications.md "Outbox delivery"). */
 export function createEmailTransportFromConfig(
   config: Pick<Config, 'email' | 'outboxConcurrency'>,
   dependencies: Pick<OutboxWorkerDependencies, 'db' | 'logger' | 'clock'>,

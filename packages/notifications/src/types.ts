@@ -3,7 +3,7 @@ export interface EmailMessage {
   from?: string;
   to: string;
   subject: string;
-  /** The plain-text part; it carries the link or code (CONTRACT.md section 8). */
+  /** The plain-text part; it carries the link or code. */
   text: string;
   html?: string;
   replyTo?: string;

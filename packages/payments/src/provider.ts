@@ -1,6 +1,6 @@
 /**
- * The payment processor behind checkout (ARCHITECTURE.md rule 6): the
- * sandbox by default, Stripe with PAYMENT_PROVIDER=stripe. Checkout asks it
+ * The payment processor behind checkout, an interface like every outside
+ * provider's: the sandbox by default, Stripe with PAYMENT_PROVIDER=stripe. Checkout asks it
  * for one payment intent per bound session; the durable outcome arrives by
  * the signed webhook, never from the browser.
  */
@@ -37,7 +37,7 @@ export interface PaymentProvider {
   ): Promise<CancelPaymentIntentResult>;
   /**
    * Refunds a succeeded intent in full: a payment that arrived for an order
-   * cancelled meanwhile (CONTRACT.md section 9). One refund per
+   * cancelled meanwhile. One refund per
    * `idempotencyKey`, so a retry never refunds twice; an intent already
    * refunded in full answers `already_refunded`. Errors as
    * createPaymentIntent's: PROVIDER_ERROR (502) for a refusal,
@@ -46,7 +46,7 @@ export interface PaymentProvider {
   refundPayment(intentId: string, options: RefundPaymentOptions): Promise<RefundPaymentResult>;
   /**
    * Verifies a webhook's raw body against its `Stripe-Signature` header
-   * (CONTRACT.md section 9: `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`
+   * (`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`
    * keyed by PAYMENT_WEBHOOK_SECRET, 5-minute tolerance) and returns the
    * event, or throws WebhookSignatureError. A correctly signed body that is
    * not an event throws WebhookPayloadError.
@@ -96,7 +96,7 @@ export type RefundPaymentResult =
   /** The processor says the whole amount was refunded before, under another key. */
   | { outcome: 'already_refunded' };
 
-/** What the storefront needs to render the processor's payment form (CONTRACT.md section 9). */
+/** What the storefront needs to render the processor's payment form (docs/checkout.md "Payments"). */
 export interface PaymentIntentHandoff {
   intentId: string;
   /** `<intentId>_secret_<random>`. */

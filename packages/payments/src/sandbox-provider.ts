@@ -23,7 +23,7 @@ export interface SandboxProviderOptions {
 }
 
 /**
- * A payment processor that never leaves the process (ARCHITECTURE.md rule 6).
+ * A payment processor that never leaves the process (the default provider).
  * Intent ids and client secrets are derived from the idempotency key with an
  * HMAC keyed by the webhook secret, so the same key reaches the same intent
  * in every gateway process and after a restart, as Stripe's would; nothing is

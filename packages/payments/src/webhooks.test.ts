@@ -16,7 +16,7 @@ const body = createPaymentEventBody({
   createdAt: clock.now(),
 });
 
-/** CONTRACT.md section 9 written out by hand, independent of the SDK. */
+/** The `Stripe-Signature` scheme written out by hand, independent of the SDK. */
 function contractSignature(secret: string, payload: string, unixSeconds: number): string {
   const hex = createHmac('sha256', secret).update(`${unixSeconds}.${payload}`).digest('hex');
   return `t=${unixSeconds},v1=${hex}`;

@@ -7,7 +7,7 @@ import {
   WebhookSignatureError,
 } from './provider.ts';
 
-/** CONTRACT.md section 9: a signature older or newer than this is refused. */
+/** A webhook signature older or newer than this is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**

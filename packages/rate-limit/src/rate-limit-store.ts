@@ -7,7 +7,7 @@ export type RateLimitStore =
   | { kind: 'postgres'; pool: Pool }
   | { kind: 'redis'; url: string };
 
-/** Reads RATE_LIMIT_STORE (CONTRACT.md section 10): `memory`, `postgres` or a `redis://` URL. */
+/** Reads RATE_LIMIT_STORE (docs/security.md "Rate limits"): `memory`, `postgres` or a `redis://` URL. */
 export function parseRateLimitStore(setting: string, pool: Pool | undefined): RateLimitStore {
   if (setting === 'memory') return { kind: 'memory' };
   if (setting === 'postgres') {

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { whereAuditFilters } from './filters.ts';
 import type { AuditLogFilter } from './schemas.ts';
 
-/** The export's columns, in order (SPEC.md "Merchant: administration"). */
+/** The export's columns, in order (docs/platform.md "Audit log"). */
 export const AUDIT_EXPORT_COLUMNS = [
   'timestamp',
   'actorUserId',

@@ -20,7 +20,7 @@ const instant = z.iso
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-11-23T10:00:00Z' })
   .transform((value) => new Date(value));
 
-/** The composable filters of the list and the export (SPEC.md "Merchant: administration"). */
+/** The composable filters of the list and the export (docs/platform.md "Audit log"). */
 export const auditLogFilterSchema = z.object({
   action: z.string().trim().min(1).max(100).optional().describe('Substring of the action, case-insensitive'),
   targetType: z.string().min(1).max(100).optional().describe('Exact target type'),

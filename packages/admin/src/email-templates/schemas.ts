@@ -8,8 +8,7 @@ import { z } from 'zod';
 
 /**
  * The `{type}` path parameter. Any string up to 64 characters reaches the
- * service, so that a type outside the fixed set answers 404 (CONTRACT.md 7a)
- * rather than 400.
+ * service, so that a type outside the fixed set answers 404 rather than 400.
  */
 export const emailTemplateTypeParamSchema = z
   .string()

@@ -11,7 +11,7 @@ import {
 import { canonicalPermissions, type GrantMembershipInput, type MembershipAdminContext } from './schemas.ts';
 
 /**
- * Grants a membership to an email (CONTRACT.md section 5): active at once for
+ * Grants a membership to an email (docs/platform.md "Memberships"): active at once for
  * the one user who holds that email verified, otherwise pending until that
  * email signs in. Owner and Admin may grant; only an Owner grants `Owner`.
  * A second grant for the same email in the organization is refused by the

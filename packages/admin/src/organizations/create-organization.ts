@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { CreateOrganizationInput, OrganizationRead } from './schemas.ts';
 
 /**
- * Provisions a tenant with its first Owner (CONTRACT.md section 6). The Owner
+ * Provisions a tenant with its first Owner (docs/platform.md "Platform provisioning"). The Owner
  * membership stays pending until a token with that email signs in.
  */
 export async function createOrganization(

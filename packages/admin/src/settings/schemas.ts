@@ -100,7 +100,7 @@ const optionalText = (max: number) =>
     .transform((value) => (value === '' ? undefined : value));
 
 /**
- * Where parcels ship from (CONTRACT-fulfillment.md 13.8), with the spec's
+ * Where parcels ship from (docs/fulfillment.md "Ship-from address"), with the
  * delivery-destination limits: `line1`/`line2` 300, `city`/`state` 200,
  * `postalCode` 32, `country` two letters (upper-cased); trimmed.
  */

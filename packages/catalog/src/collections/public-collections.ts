@@ -75,9 +75,9 @@ export async function getPublicCollection(
  * The items a shopper sees in a collection, in the collection's own order:
  * ACTIVE items only (DRAFT and archived items are hidden), decorated with
  * `publicOnly`. A collection of the organization that is not ACTIVE, or is
- * archived, reads as having no items (`[]`, SPEC.md); a slug that names no
- * collection of the organization is `404 RESOURCE_NOT_FOUND` (the spec's
- * error table), the same answer as the collection read gives.
+ * archived, reads as having no items (`[]`); a slug that names no
+ * collection of the organization is `404 RESOURCE_NOT_FOUND`, the same
+ * answer as the collection read gives.
  */
 export async function listPublicCollectionItems(
   db: Kysely<Database>,

@@ -7,7 +7,7 @@ import { ITEM_COLUMNS, type ItemRead } from './item-read.ts';
 import { ARCHIVED_FROM_STATUS_KEY, WRITABLE_ITEM_STATUSES } from './schemas.ts';
 
 /**
- * Archives (soft-deletes) an item from any state (SPEC.md "Item lifecycle"):
+ * Archives (soft-deletes) an item from any state:
  * status `ARCHIVED`, `archivedAt` set, the prior status kept in
  * `metafields.__archivedFromStatus`. Archiving an archived item changes
  * nothing and records nothing. Audited as `item.archived`.

@@ -44,7 +44,7 @@ export type ItemRead = z.infer<typeof itemSchema>;
 /**
  * The item as public reads return it: the same fields, always `ACTIVE` and
  * unarchived, with the service's reserved `__` metafields and the shipping
- * dimensions (merchant reads only, 13.8) removed.
+ * dimensions (merchant reads only) removed.
  */
 export const publicItemSchema = itemSchema
   .omit({

@@ -7,7 +7,7 @@ import { ITEM_COLUMNS, type PublicItemRead, toPublicItemRead } from './item-read
 import type { PublicItemListQuery } from './schemas.ts';
 
 /**
- * The storefront item list (CONTRACT.md section 4): `ACTIVE`, unarchived
+ * The storefront item list (keyset pages, docs/api.md "Pagination"): `ACTIVE`, unarchived
  * items in the merchant order, as a flat array; the next page starts after
  * the id of the last item. `collection` keeps the items of that collection
  * when it is `ACTIVE` and unarchived (otherwise nothing). Decorated as a

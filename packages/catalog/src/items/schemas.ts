@@ -4,8 +4,8 @@ import { ITEM_TYPES } from './item-read.ts';
 import { shippingDimensionsInputShape } from './shipping-dimensions.ts';
 
 /**
- * Inputs of the item routes (SPEC.md "Merchant: items and variants", "Public
- * catalog"). Each field is declared once and shared by create and update, so
+ * Inputs of the item routes (docs/catalog.md "Items and variants"). Each
+ * field is declared once and shared by create and update, so
  * the two bodies cannot drift; the update schema has no defaults, so a field
  * not sent is never rewritten.
  */

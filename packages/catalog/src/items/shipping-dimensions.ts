@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Catalog shipping dimensions (CONTRACT-fulfillment.md 13.8): on items and
+ * Catalog shipping dimensions (docs/catalog.md "Shipping dimensions"): on items and
  * variants, in merchant bodies and merchant reads only, never on public reads.
  * A unit's dimensions come from its variant when it has all four, else its
  * item's (the recommendation decides; nothing here mixes them).

@@ -33,7 +33,7 @@ export async function archivePage(db: Kysely<Database>, ctx: PageContext, id: st
 }
 
 /**
- * Brings an archived page back as DRAFT (SPEC.md "Collection, page"): it must
+ * Brings an archived page back as DRAFT: it must
  * be published again to be served. `publishedAt` keeps the first
  * publication. Idempotent: a page that is not archived is answered unchanged
  * (a live PUBLISHED page stays PUBLISHED) and nothing is recorded.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 export const REVIEW_STATUSES = ['PENDING', 'PUBLISHED', 'REJECTED'] as const;
 
-/** The submission body of SPEC.md "Review". */
+/** The body a shopper submits a review with (docs/catalog.md "Reviews"). */
 export const submitReviewInputSchema = z.strictObject({
   rating: z.number().int().min(1).max(5),
   authorName: z.string().trim().min(1).max(80).describe('Shown publicly'),

@@ -10,7 +10,7 @@ const optionalText = (max: number, what: string) =>
     .optional()
     .describe(`${what}; at most ${max}; \`null\` or empty clears`);
 
-/** Address fields and limits as SPEC.md "Limits" gives them for addresses. */
+/** Address fields and their length limits. */
 const addressFields = {
   name: optionalText(200, 'The recipient'),
   company: optionalText(200, 'Company'),

@@ -27,7 +27,7 @@ export const resolvedLinkTokenSchema = z
 
 /**
  * Which store a hosted link's token belongs to, so a link whose base names no store still opens the
- * store's page (issue 16: "the token names the store"). The answer is the store only: whether the
+ * store's page: the token names the store. The answer is the store only: whether the
  * token is still usable is the store's own route's to say. Unknown, malformed and suspended-store
  * tokens are one neutral 404. One indexed lookup by hash (two tables for `u1_` and `c1_`).
  */

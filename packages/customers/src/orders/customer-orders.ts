@@ -24,7 +24,7 @@ const notFound = () => AppError.notFound('Order not found');
  * case-insensitively: citext), newest first, without merchant notes. A
  * legacy order (anyone may place one with any email) shows only once the
  * merchant has confirmed it (`shownInCustomerAccount`). Each carries its
- * shipments (13.17). A cursor that names no order of theirs is 400.
+ * shipments (`shipments[]`). A cursor that names no order of theirs is 400.
  */
 export async function listCustomerOrders(
   db: Kysely<Database>,

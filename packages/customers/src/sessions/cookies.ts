@@ -1,5 +1,5 @@
 /**
- * The session cookie of CONTRACT.md section 7. `__Host-` binds it to the
+ * The customer session cookie (docs/customers.md "Sign-in and sessions"). `__Host-` binds it to the
  * origin that set it (Secure, Path=/, no Domain); SameSite=Lax keeps it off
  * cross-site subrequests, and the gateway checks Origin on cookie-authenticated
  * mutations besides. Max-Age and Expires follow the session, so the browser

@@ -10,7 +10,7 @@ import { encodeHexLowerCase } from '@oslojs/encoding';
  */
 export const SESSION_TOKEN_PATTERN = /^s1_[A-Za-z0-9_-]{43}$/;
 
-/** `s1_` + 43 base64url characters (32 random bytes): CONTRACT.md section 3. */
+/** `s1_` + 43 base64url characters (32 random bytes), as every credential token. */
 export function newSessionToken(): string {
   return newToken('session');
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { isSessionToken, newSessionToken, sessionIdOf } from './session-token.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** CONTRACT.md section 7: sessions live 30 days and are renewed when less than 15 days remain. */
+/** Sessions live 30 days and are renewed when less than 15 days remain. */
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
 export const SESSION_RENEWAL_THRESHOLD_MS = 15 * DAY_MS;
 

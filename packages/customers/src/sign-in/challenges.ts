@@ -4,7 +4,7 @@ import type { CustomerChallengePurpose, Database } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 
-/** CONTRACT.md section 7: codes and links work once, for 15 minutes; 5 wrong codes void the code. */
+/** Sign-in codes and links work once, for 15 minutes; 5 wrong codes void the code. */
 export const CHALLENGE_TTL_MINUTES = 15;
 export const MAX_FAILED_CODE_ATTEMPTS = 5;
 

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Idempotency keys (CONTRACT.md section 12) and the payment webhook's event
- * log (section 9).
+ * Idempotency keys (docs/api.md "Idempotency keys") and the payment webhook's
+ * event log (docs/checkout.md "Payments").
  *
  * `idempotency_keys`: one row per tenant, operation and SHA-256 of the key,
  * inserted first in the operation's own transaction, so a concurrent

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Customer accounts (CONTRACT.md section 7): customers per tenant, their
+ * Customer accounts (docs/customers.md): customers per tenant, their
  * passwordless sign-in challenges, sessions and address book. Every secret is
  * kept as a SHA-256 hash only: a session row's id is the hash of its `s1_`
  * token, a challenge keeps the hashes of its link token and of its code.

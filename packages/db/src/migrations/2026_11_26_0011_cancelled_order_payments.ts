@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * A cancelled order takes no money (CONTRACT.md section 9):
+ * A cancelled order takes no money (docs/checkout.md "A cancelled order takes no money"):
  *
  * - `REFUNDED` joins the payment axis of orders and sales records.
  * - A checkout session whose order was cancelled before it was paid is

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Bookings, first part (CONTRACT-bookings.md 14.3, 14.4, 14.19): resources,
+ * Bookings, first part (docs/bookings.md "Schema"): resources,
  * booking services with their requirements and resource pools, blackouts,
  * and the capacity claims whose invariant the database keeps.
  *
@@ -11,7 +11,8 @@ import { type Kysely, sql } from 'kysely';
  * hold this resource" and "the candidates of this requirement" are plain
  * index reads.
  *
- * The capacity invariant is the trigger's (14.19 rule 2): before a claim row
+ * The capacity invariant is the trigger's (docs/bookings.md "The capacity
+ * trigger"): before a claim row
  * becomes live, it locks the resource row and sweeps the live claims that
  * overlap it for their peak. Bookings come in a later migration, which adds
  * the foreign key of `booking_id`.
@@ -188,7 +189,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addCheckConstraint('booking_blackouts_interval', sql`starts_at < ends_at`)
     .execute();
 
-  // Holds (14.11): a claim of up to 30 minutes before conversion. `key_hash` is the SHA-256 of the
+  // Holds: a claim of up to 30 minutes before conversion. `key_hash` is the SHA-256 of the
   // create's idempotency key, which proves possession for release and conversion; `client_key`
   // is the SHA-256 of the client address, for the active-holds limit (never the address itself).
   await db.schema
@@ -205,7 +206,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('customer_email', sql`citext`, (col) => col.notNull())
     .addColumn('key_hash', 'text', (col) => col.notNull())
     .addColumn('client_key', 'text', (col) => col.notNull())
-    // The service as held (timezone, requirements, pricing preview, assigned resources): 14.3's snapshots.
+    // The service as held (timezone, requirements, pricing preview, assigned resources), a snapshot.
     .addColumn('snapshot', 'jsonb', (col) => col.notNull())
     .addColumn('expires_at', 'timestamptz', (col) => col.notNull())
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
@@ -284,8 +285,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
   }
 
-  // 14.19 rules 2, 5 and 6. A blackout takes the whole capacity whatever it is now, so its
-  // claim counts as the resource's present capacity; every other claim counts its quantity.
+  // The capacity check: claims are never edited, and are checked at READ COMMITTED only, under the
+  // resource row's lock, at the claim clock `bookings.now`. A blackout takes the whole capacity
+  // whatever it is now, so its claim counts as the resource's present capacity; every other claim
+  // counts its quantity.
   await sql`
     create function booking_capacity_claims_check() returns trigger language plpgsql as $$
     declare

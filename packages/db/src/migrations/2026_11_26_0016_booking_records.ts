@@ -1,17 +1,17 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Bookings, second part (CONTRACT-bookings.md 14.13 to 14.17): the booking
+ * Bookings, second part (docs/bookings.md "Conversion" to "Customer and guest routes"): the booking
  * itself, the resources it was given, customers' change requests and guest
  * management tokens. Capacity claims owned by a booking now point at it.
  *
- * A booking keeps snapshots (14.3): the service as converted (name, slug,
+ * A booking keeps snapshots: the service as converted (name, slug,
  * requirements, policies, checkout terms, agreement), the frozen price and the
  * delivery snapshot, so a later change to the service never alters it.
- * `history` is the append-only list of 14.14's transitions, read whole with
+ * `history` is the append-only list of its status transitions, read whole with
  * the booking. The resources a booking was given are rows of their own
  * (`booking_allocations`), kept while it is `REQUESTED` and holds no claim, so
- * the merchant's resource filter and Staff assignment (14.2) are index reads.
+ * the merchant's resource filter and Staff assignment are index reads.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -40,11 +40,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('customer_phone', 'text')
     .addColumn('customer_note', 'text')
     .addColumn('billing_address', 'jsonb')
-    // The hold's frozen delivery snapshot (14.12), null for pickup-free services.
+    // The hold's frozen delivery snapshot, null for pickup-free services.
     .addColumn('delivery', 'jsonb')
     // The service as converted: name, slug, requirements, policies, checkout terms, pricing.
     .addColumn('snapshot', 'jsonb', (col) => col.notNull())
-    // The price frozen at conversion (14.9); reschedules keep it.
+    // The price frozen at conversion; reschedules keep it.
     .addColumn('currency', 'text', (col) => col.notNull())
     .addColumn('subtotal_in_cents', 'integer', (col) => col.notNull().check(sql`subtotal_in_cents >= 0`))
     .addColumn('delivery_fee_in_cents', 'integer', (col) =>
@@ -55,19 +55,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('amount_due_now_in_cents', 'integer', (col) =>
       col.notNull().check(sql`amount_due_now_in_cents >= 0`),
     )
-    // The sales record that takes its payments (14.15); null while REQUESTED.
+    // The sales record that takes its payments; null while REQUESTED.
     .addColumn('sales_record_id', 'text')
     .addColumn('payment_expires_at', 'timestamptz')
     .addColumn('request_expires_at', 'timestamptz')
     .addColumn('voided_at', 'timestamptz')
     .addColumn('refund_required', 'boolean', (col) => col.notNull().defaultTo(false))
-    // Merchant users assigned by hand (14.2), at most 20.
+    // Merchant users assigned by hand, at most 20.
     .addColumn('assignee_user_ids', sql`text[]`, (col) => col.notNull().defaultTo(sql`'{}'::text[]`))
     // `[{ title, version, signerName, acceptedAt }]`.
     .addColumn('agreements', 'jsonb', (col) => col.notNull().defaultTo(sql`'[]'::jsonb`))
-    // `[{ at, from, to, actor, userId?, reason? }]`, appended by every transition (14.14).
+    // `[{ at, from, to, actor, userId?, reason? }]`, appended by every transition.
     .addColumn('history', 'jsonb', (col) => col.notNull().defaultTo(sql`'[]'::jsonb`))
-    // A booking group's member (14.18); the groups migration adds its foreign key.
+    // A booking group's member; the groups migration adds its foreign key.
     .addColumn('group_id', 'text')
     .addColumn('created_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
@@ -106,7 +106,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index bookings_service_idx on bookings (organization_id, service_id, starts_at, id)`.execute(
     db,
   );
-  // The customer's bookings: linked by id, or by verified email (as orders, section 7).
+  // The customer's bookings: linked by id, or by verified email (as their orders are).
   await sql`create index bookings_customer_idx on bookings (organization_id, customer_id, starts_at) where customer_id is not null`.execute(
     db,
   );
@@ -119,7 +119,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index bookings_group_idx on bookings (organization_id, group_id) where group_id is not null`.execute(
     db,
   );
-  // The worker's sweeps (14.20): payment windows and request expiries.
+  // The worker's sweeps: payment windows and request expiries.
   await sql`create index bookings_payment_expiry_idx on bookings (payment_expires_at) where status = 'PENDING_PAYMENT'`.execute(
     db,
   );
@@ -193,7 +193,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       sql`(kind = 'RESCHEDULE') = (starts_at is not null and ends_at is not null) and (starts_at is null or starts_at < ends_at)`,
     )
     .execute();
-  // One pending change request per booking (14.17), kept by the database under concurrency.
+  // One pending change request per booking, kept by the database under concurrency.
   await sql`create unique index booking_change_requests_pending_key on booking_change_requests (organization_id, booking_id) where status = 'PENDING'`.execute(
     db,
   );
@@ -201,7 +201,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   );
 
-  // Guest management tokens `m1_` (14.17), stored as SHA-256 only. One mutation per token:
+  // Guest management tokens `m1_`, stored as SHA-256 only. One mutation per token:
   // `consumed_at` and the recorded `result` let the same route and body replay it.
   await db.schema
     .createTable('booking_management_tokens')

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Booking payments (CONTRACT-bookings.md 14.15): a booking is paid through a
+ * Booking payments (docs/bookings.md "Booking payments"): a booking is paid through a
  * checkout session bound to the amount due, created by the bookings area for
  * the booking's Sales record (`source` BOOKING), not from a cart.
  *
@@ -12,8 +12,8 @@ import { type Kysely, sql } from 'kysely';
  *   pays a Sales record, found through its session.
  * - `checkout_session_tokens`: further `c1_` tokens of one session. A
  *   conversion replay must hand out a new credential for the same checkout
- *   (section 12) while earlier ones stay valid until the session expires, so
- *   the session's own `token_hash` is not replaced.
+ *   while earlier ones stay valid until the session expires, so the
+ *   session's own `token_hash` is not replaced.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table checkout_sessions add column sales_record_id text`.execute(db);

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * A hold made with a valid customer session of the tenant belongs to that
- * customer (CONTRACT-bookings.md 14.11), and so does the booking converted
+ * customer, and so does the booking converted
  * from it. Guest holds keep null. The partial index serves the foreign key
  * and a customer's holds.
  */

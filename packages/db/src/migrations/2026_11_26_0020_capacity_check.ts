@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Two changes to the capacity check (14.19 rule 2), one function for both
+ * Two changes to the capacity check (docs/bookings.md "The capacity trigger"), one function for both
  * triggers (`booking_capacity_claim_check`):
  *
  * - It adds the overlapping live claims' units first, in one pass: their sum

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Box presets and catalog shipping dimensions (CONTRACT-fulfillment.md 13.8).
+ * Box presets and catalog shipping dimensions (docs/fulfillment.md "Box presets").
  * The ranges are CHECK constraints, so no writer can store a box the
  * recommendation cannot reason about. An outer dimension left null follows
  * the inner one (reads show the inner value), so it keeps following it when

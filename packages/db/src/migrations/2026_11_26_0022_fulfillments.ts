@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Fulfillment records (CONTRACT-fulfillment.md 13.2 to 13.7, 13.17):
+ * Fulfillment records (docs/fulfillment.md "Fulfillment records"):
  *
  * - Each sales record line counts its `shipped_quantity` and
  *   `allocated_quantity`; one CHECK keeps them non-negative and within the

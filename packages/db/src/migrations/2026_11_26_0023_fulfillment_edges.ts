@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Fulfillment edges (CONTRACT-fulfillment.md 13.7, 13.11, 13.16):
+ * Fulfillment edges (docs/fulfillment.md "Ship-to address", "Plan packages", "Tracking repair"):
  *
  * - `shipping_address` on the sales record (the ship-to snapshot labels use)
  *   and on its legacy order (the projection merchant order reads show),

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The carrier (CONTRACT-fulfillment.md 13.10 to 13.12):
+ * The carrier (docs/fulfillment.md "Carrier" to "Funding preflight"):
  *
  * - `sandbox_carrier_accounts` and `sandbox_carrier_labels`: the sandbox
  *   carrier's own state, as a remote carrier would keep it (a prepaid balance

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Stored label documents (CONTRACT-fulfillment.md 13.13 and 13.15): the bytes
+ * Stored label documents (docs/fulfillment.md "Label purchase", "Warehouse outputs"): the bytes
  * a carrier returned for a purchased label, kept so that a labels PDF batch
  * never calls the carrier and can check each label (content type, `%PDF-`,
  * SHA-256, size) before copying its pages. One per purchase; the 2 MiB cap is

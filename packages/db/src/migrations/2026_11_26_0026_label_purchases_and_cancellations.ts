@@ -1,11 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Label purchases settled, and shipment cancellations (CONTRACT-fulfillment.md
- * 13.13 and 13.14):
+ * Label purchases settled, and shipment cancellations (docs/fulfillment.md
+ * "Label purchase", "Shipment cancellations"):
  *
  * - `postage_accounts`: one row per tenant, locked by a purchase's claim
- *   transaction (13.4, 13.12) so that concurrent claims re-sum the open
+ *   transaction (the funding preflight) so that concurrent claims re-sum the open
  *   charges one at a time and never overdraw the balance together.
  * - `label_purchases_settled`: the claim re-sums charges settled since its
  *   balance read (docs/fulfillment.md), by tenant and settle time.

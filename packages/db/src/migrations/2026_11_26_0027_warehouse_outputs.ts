@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Warehouse outputs (CONTRACT-fulfillment.md 13.15): the list reads the
+ * Warehouse outputs (docs/fulfillment.md "Warehouse outputs"): the list reads the
  * organization's fulfillments not yet handed off (`PLANNED`, `READY`) by id.
  * A partial index holds only those rows, so a page walks them in id order
  * without stepping over the shipped, delivered and cancelled history; a

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Lookups the hosted app's backend makes (issue 16):
+ * Lookups the hosted app's backend makes (docs/hosted-app.md):
  *
  * - A sign-in link's token names its store (a hosted link whose base has no store still opens):
  *   the resolver looks the token up by hash alone, which the per-tenant unique index

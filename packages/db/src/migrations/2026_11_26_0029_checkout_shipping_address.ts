@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The hosted checkout collects where the parcels go (issue 16): a checkout session keeps the
- * shopper's shipping address (the shape of `sales_records.shipping_address`, 13.7) and placing its
+ * The hosted checkout collects where the parcels go: a checkout session keeps the
+ * shopper's shipping address (the shape of `sales_records.shipping_address`) and placing its
  * order copies it to the sales record and the order, so a fulfillment can be labelled without the
  * merchant typing it in. Null for sessions that only gave a country, as before.
  */

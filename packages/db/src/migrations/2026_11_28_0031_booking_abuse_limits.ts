@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The active-hold limits count what a client holds (issue 31): its active holds and the unpaid
- * bookings it converted from them, until they are paid, expire or are cancelled. A booking keeps
+ * The active-hold limits (docs/bookings.md "Abuse limits") count what a client holds: its active
+ * holds and the unpaid bookings it converted from them, until they are paid, expire or are
+ * cancelled. A booking keeps
  * the client key of the hold it was converted from (null for a booking a merchant made), and hold
  * and booking keep whether a signed-in customer whose verified email it is made the hold: the
  * per-email limit counts such holds apart from anyone else's, so that strangers cannot spend the

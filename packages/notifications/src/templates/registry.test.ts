@@ -15,7 +15,7 @@ import {
   findMissingRequiredVariables,
 } from './slots.ts';
 
-// SPEC.md, "Email template types (fixed set)", in its order.
+// The fixed set of email template types (docs/notifications.md "Email templates"), in its order.
 const SPEC_TYPES = [
   'CUSTOMER_AUTH',
   'ORDER_CONFIRMATION',

@@ -1,6 +1,6 @@
 /**
- * The fixed set of transactional email template types (SPEC.md, "Email
- * template types") with, for each, its default copy, the merge variables its
+ * The fixed set of transactional email template types (docs/notifications.md
+ * "Email templates") with, for each, its default copy, the merge variables its
  * copy may use and the system parts a merchant cannot change: the
  * call-to-action link, the unsubscribe link and the compliance footer.
  */

@@ -250,7 +250,10 @@ export function customerEmailConfigOf(config: {
   };
 }
 
-/** The placeholder HOSTED_CHECKOUT_URL may hold for the tenant's slug (CONTRACT.md section 10). */
+/**
+ * The placeholder HOSTED_CHECKOUT_URL may hold for the tenant's slug
+ * (docs/hosted-app.md "Link bases and link tokens").
+ */
 export const ORG_SLUG_PLACEHOLDER = '{orgSlug}';
 
 /**
