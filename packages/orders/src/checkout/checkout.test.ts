@@ -2,6 +2,13 @@ import { AppError, hashToken, ManualClock } from '@commerce/core';
 import { type DatabaseHandle, inTransaction } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHECKOUT_EMAIL_CONFIG,
+  type CheckoutShop,
+  createCheckoutShop,
+  createFakePaymentProvider,
+  type FakePaymentProvider,
+} from '../../test/checkout.ts';
 import { sandboxTaxProvider } from '../tax/sandbox-tax.ts';
 import { bindCheckoutSession } from './bind-checkout-session.ts';
 import { confirmFreeCheckout } from './confirm-free-checkout.ts';
@@ -19,13 +26,6 @@ import {
 import { repriceCheckoutSession } from './reprice-checkout-session.ts';
 import type { CreateCheckoutSessionInput } from './schemas.ts';
 import { settlePaymentEvent } from './settle-payment-event.ts';
-import {
-  CHECKOUT_EMAIL_CONFIG,
-  type CheckoutShop,
-  createCheckoutShop,
-  createFakePaymentProvider,
-  type FakePaymentProvider,
-} from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
