@@ -15,7 +15,6 @@ import { confirmFreeCheckout } from './confirm-free-checkout.ts';
 import { createCheckoutSession } from './create-checkout-session.ts';
 import { createPaymentSession } from './create-payment-session.ts';
 import {
-  type CheckoutMaintenanceLogger,
   expireCheckoutSessions,
   expireUnpaidCheckoutSessions,
   type PaymentTimeoutSweep,
@@ -23,6 +22,7 @@ import {
   startCheckoutMaintenance,
   unsubscribeFromCartReminders,
 } from './maintenance.ts';
+import type { CheckoutMaintenanceLogger } from './payment-actions.ts';
 import { repriceCheckoutSession } from './reprice-checkout-session.ts';
 import type { CreateCheckoutSessionInput } from './schemas.ts';
 import { settlePaymentEvent } from './settle-payment-event.ts';
