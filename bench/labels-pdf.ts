@@ -27,7 +27,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type DatabaseHandle, openDatabase } from '@commerce/db';
-import { labelPdf, pdfPageCount, seedLabel } from '@commerce/orders/testing';
+import { labelPdf, pdfPageCount, seedLabel } from '@commerce/fulfillment/testing';
 import {
   benchJwt,
   callJson,

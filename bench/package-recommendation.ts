@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type CandidatePreset, type PackLine, recommendPackage } from '@commerce/orders';
+import { type CandidatePreset, type PackLine, recommendPackage } from '@commerce/fulfillment';
 import { intEnv } from './gateway-env.ts';
 import { BENCH_DIR } from './paths.ts';
 

@@ -1,4 +1,4 @@
-import { labelPdf, seedLabel } from '@commerce/orders/testing';
+import { labelPdf, seedLabel } from '@commerce/fulfillment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../test/harness.ts';
 import { placeOrderThroughApi, planOneUnit } from '../test/orders.ts';

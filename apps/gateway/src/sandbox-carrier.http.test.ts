@@ -1,4 +1,4 @@
-import type { CarrierProvider } from '@commerce/orders';
+import type { CarrierProvider } from '@commerce/fulfillment';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, expectError, type Harness } from '../test/harness.ts';
 import { type Actor, createRoleFixture, type RoleFixture } from '../test/roles.ts';

@@ -6,12 +6,13 @@ import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
 import { type Clock, type Config, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { type DatabaseHandle, migrateToLatest, openDatabase, openEmbeddedAtLatest } from '@commerce/db';
+import { createCarrierProvider, startLabelSweeps } from '@commerce/fulfillment';
 import {
   createEmailTransportFromConfig,
   customerEmailConfigOf,
   startOutboxWorkerFromConfig,
 } from '@commerce/notifications';
-import { createCarrierProvider, startCheckoutMaintenance, startLabelSweeps } from '@commerce/orders';
+import { startCheckoutMaintenance } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
 import { serve } from '@hono/node-server';

@@ -1,4 +1,4 @@
-import { labelPdf, pdfPageCount, seedLabel } from '@commerce/orders/testing';
+import { labelPdf, pdfPageCount, seedLabel } from '@commerce/fulfillment/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, expectError, expectJson, type Harness } from '../test/harness.ts';
 import { placeOrderThroughApi, planOneUnit } from '../test/orders.ts';

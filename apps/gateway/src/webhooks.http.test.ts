@@ -4,8 +4,8 @@ import { createDistanceProvider } from '@commerce/bookings';
 import { type Config, loadConfig, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
+import { createCarrierProvider } from '@commerce/fulfillment';
 import { createDevTransport, silentLogger } from '@commerce/notifications';
-import { createCarrierProvider } from '@commerce/orders';
 import {
   createPaymentEventBody,
   createPaymentProvider,

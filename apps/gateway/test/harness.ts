@@ -4,8 +4,8 @@ import { createDistanceProvider, type DistanceProvider } from '@commerce/booking
 import { DEVELOPMENT_JWT_SECRET, loadConfig, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
+import { type CarrierProvider, createCarrierProvider } from '@commerce/fulfillment';
 import { createDevTransport, type EmailTransport, silentLogger } from '@commerce/notifications';
-import { type CarrierProvider, createCarrierProvider } from '@commerce/orders';
 import { createPaymentProvider, type PaymentProvider } from '@commerce/payments';
 import { createRateLimiter } from '@commerce/rate-limit';
 import type { AnyRouter } from '@trpc/server';

@@ -1,4 +1,4 @@
-import { SHIP_TO } from '@commerce/orders/testing';
+import { SHIP_TO } from '@commerce/fulfillment/testing';
 import { createItem } from './catalog-fixture.ts';
 import { expectJson, type Harness } from './harness.ts';
 import type { RoleFixture } from './roles.ts';

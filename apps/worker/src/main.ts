@@ -2,8 +2,9 @@ import { startBookingSweeps } from '@commerce/bookings';
 import { type Config, ConfigError, loadConfig, systemClock } from '@commerce/core';
 import { startHousekeeping } from '@commerce/customers';
 import { migrateToLatest, openDatabase } from '@commerce/db';
+import { createCarrierProvider, startLabelSweeps } from '@commerce/fulfillment';
 import { customerEmailConfigOf, startOutboxWorkerFromConfig } from '@commerce/notifications';
-import { createCarrierProvider, startCheckoutMaintenance, startLabelSweeps } from '@commerce/orders';
+import { startCheckoutMaintenance } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import pino from 'pino';
 

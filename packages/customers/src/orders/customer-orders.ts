@@ -1,11 +1,7 @@
 import { AppError, type Page } from '@commerce/core';
 import type { Database } from '@commerce/db';
-import {
-  type CustomerOrderRead,
-  getCustomerOrder,
-  listCustomerAccountOrders,
-  shownInCustomerAccount,
-} from '@commerce/orders';
+import { getCustomerOrder, listCustomerAccountOrders } from '@commerce/fulfillment';
+import { type CustomerOrderRead, shownInCustomerAccount } from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import type { CustomerOrderListQuery } from './schemas.ts';
 

@@ -2,20 +2,20 @@ import { AppError, ManualClock } from '@commerce/core';
 import { type DatabaseHandle, inTransaction } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateOrderStatus } from '../orders/update-order-status.ts';
-import { bindCheckoutSession } from './bind-checkout-session.ts';
-import { createCheckoutSession } from './create-checkout-session.ts';
-import { createPaymentSession } from './create-payment-session.ts';
-import { queueAbandonedCartEmails, startCheckoutMaintenance } from './maintenance.ts';
-import { paymentActionBackoffMs, runPaymentActions } from './payment-actions.ts';
-import { settlePaymentEvent } from './settle-payment-event.ts';
 import {
   CHECKOUT_EMAIL_CONFIG,
   type CheckoutShop,
   createCheckoutShop,
   createFakePaymentProvider,
   type FakePaymentProvider,
-} from './test-support.ts';
+} from '../../test/checkout.ts';
+import { updateOrderStatus } from '../order-status/update-order-status.ts';
+import { bindCheckoutSession } from './bind-checkout-session.ts';
+import { createCheckoutSession } from './create-checkout-session.ts';
+import { createPaymentSession } from './create-payment-session.ts';
+import { queueAbandonedCartEmails, startCheckoutMaintenance } from './maintenance.ts';
+import { paymentActionBackoffMs, runPaymentActions } from './payment-actions.ts';
+import { settlePaymentEvent } from './settle-payment-event.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-11-26T09:00:00.000Z');

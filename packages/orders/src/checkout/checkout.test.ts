@@ -2,13 +2,19 @@ import { AppError, hashToken, ManualClock } from '@commerce/core';
 import { type DatabaseHandle, inTransaction } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CHECKOUT_EMAIL_CONFIG,
+  type CheckoutShop,
+  createCheckoutShop,
+  createFakePaymentProvider,
+  type FakePaymentProvider,
+} from '../../test/checkout.ts';
 import { sandboxTaxProvider } from '../tax/sandbox-tax.ts';
 import { bindCheckoutSession } from './bind-checkout-session.ts';
 import { confirmFreeCheckout } from './confirm-free-checkout.ts';
 import { createCheckoutSession } from './create-checkout-session.ts';
 import { createPaymentSession } from './create-payment-session.ts';
 import {
-  type CheckoutMaintenanceLogger,
   expireCheckoutSessions,
   expireUnpaidCheckoutSessions,
   type PaymentTimeoutSweep,
@@ -16,16 +22,10 @@ import {
   startCheckoutMaintenance,
   unsubscribeFromCartReminders,
 } from './maintenance.ts';
+import type { CheckoutMaintenanceLogger } from './payment-actions.ts';
 import { repriceCheckoutSession } from './reprice-checkout-session.ts';
 import type { CreateCheckoutSessionInput } from './schemas.ts';
 import { settlePaymentEvent } from './settle-payment-event.ts';
-import {
-  CHECKOUT_EMAIL_CONFIG,
-  type CheckoutShop,
-  createCheckoutShop,
-  createFakePaymentProvider,
-  type FakePaymentProvider,
-} from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');

@@ -2,12 +2,12 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_EMAIL_CONFIG, type CheckoutShop, createCheckoutShop } from '../../test/checkout.ts';
 import { bindCheckoutSession } from './bind-checkout-session.ts';
 import { createCheckoutSession } from './create-checkout-session.ts';
 import { expireCheckoutSessions } from './maintenance.ts';
 import { repriceCheckoutSession } from './reprice-checkout-session.ts';
 import type { CheckoutLineInput } from './schemas.ts';
-import { CHECKOUT_EMAIL_CONFIG, type CheckoutShop, createCheckoutShop } from './test-support.ts';
 
 // Stock holds: CHECKOUT_HOLD_MINUTES from the first bind, CHECKOUT_MAX_HELD_UNITS_PER_CLIENT per client.
 

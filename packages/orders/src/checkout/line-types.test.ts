@@ -2,22 +2,22 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle, ItemType } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLegacyOrder } from '../orders/create-legacy-order.ts';
-import { ORDER_STATUS_EFFECTS } from '../orders/test-support.ts';
-import { updateOrderStatus } from '../orders/update-order-status.ts';
-import { issueReturnAction } from '../return-actions/issue-return-action.ts';
-import { createReturn } from '../returns/create-return.ts';
-import { createReturnShop } from '../returns/test-support.ts';
-import { bindCheckoutSession } from './bind-checkout-session.ts';
-import { createCheckoutSession } from './create-checkout-session.ts';
-import { createPaymentSession } from './create-payment-session.ts';
-import { repriceCheckoutSession } from './reprice-checkout-session.ts';
 import {
   CHECKOUT_EMAIL_CONFIG,
   type CheckoutShop,
   createCheckoutShop,
   createFakePaymentProvider,
-} from './test-support.ts';
+} from '../../test/checkout.ts';
+import { ORDER_STATUS_EFFECTS } from '../../test/orders.ts';
+import { createReturnShop } from '../../test/returns.ts';
+import { updateOrderStatus } from '../order-status/update-order-status.ts';
+import { createLegacyOrder } from '../orders/create-legacy-order.ts';
+import { issueReturnAction } from '../return-actions/issue-return-action.ts';
+import { createReturn } from '../returns/create-return.ts';
+import { bindCheckoutSession } from './bind-checkout-session.ts';
+import { createCheckoutSession } from './create-checkout-session.ts';
+import { createPaymentSession } from './create-payment-session.ts';
+import { repriceCheckoutSession } from './reprice-checkout-session.ts';
 
 // CONTRACT.md section 9: line types follow item types.
 

@@ -5,7 +5,7 @@ import type { CancelPaymentIntentResult, PaymentProvider } from '@commerce/payme
 import { type Kysely, sql } from 'kysely';
 import { findOrder } from '../orders/order-read.ts';
 import { moveSession } from './complete-session.ts';
-import { runPaymentActions } from './payment-actions.ts';
+import { type CheckoutMaintenanceLogger, runPaymentActions } from './payment-actions.ts';
 import { setOrderPaymentStatus } from './place-order.ts';
 import { EXPIRING_STATUSES, lockSessionAndAttempt } from './session-store.ts';
 import { releaseReservations } from './stock.ts';
@@ -409,11 +409,6 @@ export async function unsubscribeFromCartReminders(
     .onConflict((oc) => oc.columns(['organization_id', 'email']).doNothing())
     .execute();
   return true;
-}
-
-export interface CheckoutMaintenanceLogger {
-  info(fields: Record<string, unknown>, message: string): void;
-  error(fields: Record<string, unknown>, message: string): void;
 }
 
 export interface RunningCheckoutMaintenance {

@@ -3,8 +3,13 @@ import { type Database, inTransaction, type PaymentProviderAction, recordAudit }
 import type { PaymentProvider } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { intentRequestOf } from './create-payment-session.ts';
-import type { CheckoutMaintenanceLogger } from './maintenance.ts';
 import { owePaymentRefund, refundAfterCancel } from './settle-payment-event.ts';
+
+/** Where the checkout sweeps and payment actions log. */
+export interface CheckoutMaintenanceLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
 
 export interface PaymentActionOptions {
   payments: PaymentProvider;

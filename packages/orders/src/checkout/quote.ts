@@ -1,6 +1,7 @@
 import { AppError, type ValidationIssue } from '@commerce/core';
-import type { CheckoutLineType, Database, ItemType } from '@commerce/db';
+import type { CheckoutLineType, Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
+import { lineTypeOf, RENTAL_LINE_MESSAGE } from '../sales-records/line-types.ts';
 import type { CheckoutLineInput, ShippingOption } from './schemas.ts';
 
 /** A cart line priced from the catalog. */
@@ -54,20 +55,6 @@ export function mergeLines(lines: readonly CartLineInput[]): (CheckoutLineInput 
   });
   return [...merged.values()];
 }
-
-/**
- * The line type an item's type gives (CONTRACT.md section 9): a SALE item is
- * a PRODUCT line, a SERVICE item a SERVICE line; a RENTAL is booked, never
- * bought, so it has none.
- */
-export function lineTypeOf(itemType: ItemType): CheckoutLineType | null {
-  if (itemType === 'SALE') return 'PRODUCT';
-  if (itemType === 'SERVICE') return 'SERVICE';
-  return null;
-}
-
-/** The issue of a cart or order line naming a RENTAL item. */
-export const RENTAL_LINE_MESSAGE = 'names a rental: rentals are booked through a booking service, not bought';
 
 /**
  * Prices cart lines from the catalog, never from the client: each item must

@@ -2,13 +2,13 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_EMAIL_CONFIG, createCheckoutShop, createFakePaymentProvider } from '../../test/checkout.ts';
 import { findOrder, readOrder } from '../orders/order-read.ts';
 import { sandboxTaxOf, sandboxTaxProvider } from '../tax/sandbox-tax.ts';
 import { bindCheckoutSession } from './bind-checkout-session.ts';
 import { createCheckoutSession } from './create-checkout-session.ts';
 import { createPaymentSession } from './create-payment-session.ts';
 import { repriceCheckoutSession } from './reprice-checkout-session.ts';
-import { CHECKOUT_EMAIL_CONFIG, createCheckoutShop, createFakePaymentProvider } from './test-support.ts';
 
 // Tax-included stores record the tax their prices hold; the total does not change.
 

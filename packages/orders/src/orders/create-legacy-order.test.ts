@@ -3,11 +3,10 @@ import type { DatabaseHandle } from '@commerce/db';
 import { inTransaction } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrderTenant } from '../../test/orders.ts';
 import { createLegacyOrder } from './create-legacy-order.ts';
 import { getOrder } from './get-order.ts';
-import { getOrderByStatusToken } from './order-status-tokens.ts';
 import { createLegacyOrderInputSchema } from './schemas.ts';
-import { createOrderTenant } from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
@@ -333,24 +332,5 @@ describe('the legacy order body', () => {
     rejects({ ...base, couponCode: 'FREE' });
     const { customerName: _name, ...withoutName } = base;
     rejects(withoutName);
-  });
-});
-
-describe('getOrderByStatusToken', () => {
-  it('shows the order without notes to the holder of its o1_ token', async () => {
-    const shop = await tenant();
-    const created = await createLegacyOrder(handle.db, shop.scope(), shop.body({ notes: 'internal' }));
-    const read = await getOrderByStatusToken(handle.db, created.orderStatusToken);
-    const { orderStatusToken: _token, ...order } = created;
-    expect(read).toEqual({ ...order, shipments: [] });
-    expect(read).not.toHaveProperty('notes');
-  });
-
-  it('answers the same 404 for unknown and malformed tokens', async () => {
-    for (const token of [`o1_${'A'.repeat(43)}`, 'o1_short', `a1_${'A'.repeat(43)}`, '']) {
-      const error = await failureOf(getOrderByStatusToken(handle.db, token));
-      expect(error.code).toBe('RESOURCE_NOT_FOUND');
-      expect(error.message).toBe('Order not found');
-    }
   });
 });

@@ -2,7 +2,7 @@ import { AppError, formatMoney, type ValidationIssue } from '@commerce/core';
 import { type Database, inTransaction, type SalesLineType } from '@commerce/db';
 import { type CustomerEmailConfig, customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
-import { lineTypeOf, RENTAL_LINE_MESSAGE } from '../checkout/quote.ts';
+import { lineTypeOf, RENTAL_LINE_MESSAGE } from '../sales-records/line-types.ts';
 import { recordSale } from '../sales-records/record-sale.ts';
 import { toOrderLineRead, toPublicOrderRead } from './order-read.ts';
 import { issueOrderStatusToken } from './order-status-tokens.ts';

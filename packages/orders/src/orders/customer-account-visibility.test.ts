@@ -2,12 +2,12 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle, OrderStatus } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant } from '../../test/orders.ts';
+import { updateOrderStatus } from '../order-status/update-order-status.ts';
 import { recordSale } from '../sales-records/record-sale.ts';
 import { createLegacyOrder } from './create-legacy-order.ts';
-import { listCustomerAccountOrders } from './list-orders.ts';
+import { listCustomerAccountOrderReads } from './list-orders.ts';
 import { projectOrder } from './project-order.ts';
-import { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant } from './test-support.ts';
-import { updateOrderStatus } from './update-order-status.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
@@ -57,7 +57,7 @@ async function checkoutOrder(shop: OrderTenant): Promise<string> {
   return (await projectOrder(handle.db, sale, { notes: null, at: clock.now() })).id;
 }
 
-describe('listCustomerAccountOrders', () => {
+describe('listCustomerAccountOrderReads', () => {
   it('shows checkout orders, and legacy orders only once the merchant moved them out of PENDING (not by cancelling)', async () => {
     const shop = await createOrderTenant(handle.db, clock);
     const pending = await legacyOrder(shop, []);
@@ -68,21 +68,27 @@ describe('listCustomerAccountOrders', () => {
     const confirmedThenCancelled = await legacyOrder(shop, ['CONFIRMED', 'CANCELLED']);
     const checkout = await checkoutOrder(shop);
 
-    const page = await listCustomerAccountOrders(handle.db, shop.organizationId, { email: EMAIL, limit: 50 });
-    expect(page.data.map((order) => order.id)).toEqual([checkout, completed, processing, confirmed]);
+    const page = await listCustomerAccountOrderReads(handle.db, shop.organizationId, {
+      email: EMAIL,
+      limit: 50,
+    });
+    expect(page.data.map((entry) => entry.order.id)).toEqual([checkout, completed, processing, confirmed]);
     for (const hidden of [pending, cancelled, confirmedThenCancelled]) {
-      expect(page.data.map((order) => order.id)).not.toContain(hidden);
+      expect(page.data.map((entry) => entry.order.id)).not.toContain(hidden);
     }
 
     // Pages skip the hidden orders too.
-    const first = await listCustomerAccountOrders(handle.db, shop.organizationId, { email: EMAIL, limit: 2 });
-    const second = await listCustomerAccountOrders(handle.db, shop.organizationId, {
+    const first = await listCustomerAccountOrderReads(handle.db, shop.organizationId, {
+      email: EMAIL,
+      limit: 2,
+    });
+    const second = await listCustomerAccountOrderReads(handle.db, shop.organizationId, {
       email: EMAIL,
       limit: 2,
       cursor: first.nextCursor!,
     });
-    expect([...first.data, ...second.data].map((order) => order.id)).toEqual(
-      page.data.map((order) => order.id),
+    expect([...first.data, ...second.data].map((entry) => entry.order.id)).toEqual(
+      page.data.map((entry) => entry.order.id),
     );
     expect(second.nextCursor).toBeNull();
   });

@@ -1,7 +1,7 @@
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { findOrder, findOrderByNumber, readCustomerOrder, readOrder, readPublicOrder } from './order-read.ts';
-import type { CustomerOrderRead, OrderRead, PublicOrderRead } from './schemas.ts';
+import { findOrder, findOrderByNumber, readOrder, readPublicOrder } from './order-read.ts';
+import type { OrderRead, PublicOrderRead } from './schemas.ts';
 
 export async function getOrder(
   db: Kysely<Database>,
@@ -34,13 +34,4 @@ export async function getPublicOrderByNumber(
   orderNumber: number,
 ): Promise<PublicOrderRead> {
   return readPublicOrder(db, organizationId, await findOrderByNumber(db, organizationId, orderNumber));
-}
-
-/** A customer's read (account views): the public read plus its shipments; the caller has checked ownership. */
-export async function getCustomerOrder(
-  db: Kysely<Database>,
-  organizationId: string,
-  orderId: string,
-): Promise<CustomerOrderRead> {
-  return readCustomerOrder(db, organizationId, await findOrder(db, organizationId, orderId));
 }

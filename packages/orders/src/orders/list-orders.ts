@@ -1,23 +1,12 @@
+import { escapeLikePattern } from '@commerce/catalog';
 import { AppError, keysetAfter, type Page } from '@commerce/core';
 import type { Database, Order } from '@commerce/db';
 import { type Kysely, type SqlBool, sql } from 'kysely';
-import { shipmentsOfRecords } from '../fulfillments/shipments.ts';
 import { shownInCustomerAccount } from './customer-account-visibility.ts';
 import { linesOfOrders, toOrderLineRead, toOrderRead, toPublicOrderRead } from './order-read.ts';
-import type {
-  CustomerOrderRead,
-  OrderListQuery,
-  OrderRead,
-  PublicOrderListQuery,
-  PublicOrderRead,
-} from './schemas.ts';
+import type { OrderListQuery, OrderRead, PublicOrderListQuery, PublicOrderRead } from './schemas.ts';
 
 const ORDER_NUMBER_SEARCH = /^#?(\d{1,15})$/;
-
-/** `q` as a LIKE pattern body that matches it literally (LIKE's escape character is `\`). */
-function escapeLikePattern(q: string): string {
-  return q.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
 
 /**
  * One page of the organization's orders, newest first (createdAt, then id,
@@ -112,26 +101,28 @@ export async function listPublicOrders(
   };
 }
 
+/** An order of a customer's account list, projected as the public list is, with its sales record. */
+export interface CustomerAccountOrder {
+  salesRecordId: string;
+  order: PublicOrderRead;
+}
+
 /**
  * A customer's account list: the orders placed with their email that
- * `shownInCustomerAccount` lets them see, projected as the public list is,
- * with their shipments.
+ * `shownInCustomerAccount` lets them see, projected as the public list is.
+ * Each names its sales record, so the shipments can be attached
+ * (`listCustomerAccountOrders` of `@commerce/fulfillment`).
  */
-export async function listCustomerAccountOrders(
+export async function listCustomerAccountOrderReads(
   db: Kysely<Database>,
   organizationId: string,
   query: PublicOrderListQuery & { email: string },
-): Promise<Page<CustomerOrderRead>> {
+): Promise<Page<CustomerAccountOrder>> {
   const page = await orderPage(db, organizationId, query, { customerAccount: true });
-  const shipments = await shipmentsOfRecords(
-    db,
-    organizationId,
-    page.rows.map((row) => row.sales_record_id),
-  );
   return {
     data: page.rows.map((row) => ({
-      ...toPublicOrderRead(row, page.lines.get(row.sales_record_id)!.map(toOrderLineRead)),
-      shipments: shipments.get(row.sales_record_id)!,
+      salesRecordId: row.sales_record_id,
+      order: toPublicOrderRead(row, page.lines.get(row.sales_record_id)!.map(toOrderLineRead)),
     })),
     nextCursor: page.nextCursor,
   };

@@ -2,14 +2,14 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle, OrderStatus } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant } from '../../test/orders.ts';
+import { updateOrderStatus } from '../order-status/update-order-status.ts';
 import { createLegacyOrder } from './create-legacy-order.ts';
 import { rejectFulfillmentStatusWrite } from './fulfillment-status.ts';
 import { getOrder, getOrderByNumber, getPublicOrder, getPublicOrderByNumber } from './get-order.ts';
 import { listOrders, listPublicOrders } from './list-orders.ts';
 import { ORDER_STATUSES, orderListQuerySchema, publicOrderListQuerySchema } from './schemas.ts';
-import { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant } from './test-support.ts';
 import { updateOrderNotes } from './update-order-notes.ts';
-import { updateOrderStatus } from './update-order-status.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');

@@ -1,14 +1,7 @@
 import { AppError } from '@commerce/core';
 import type { Database, Order, SalesRecordLine } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { shipmentsOfRecords } from '../fulfillments/shipments.ts';
-import type {
-  CustomerOrderRead,
-  MerchantOrderLineRead,
-  OrderLineRead,
-  OrderRead,
-  PublicOrderRead,
-} from './schemas.ts';
+import type { MerchantOrderLineRead, OrderLineRead, OrderRead, PublicOrderRead } from './schemas.ts';
 
 export function toOrderLineRead(row: SalesRecordLine): OrderLineRead {
   return {
@@ -138,17 +131,4 @@ export async function readPublicOrder(
 ): Promise<PublicOrderRead> {
   const lines = await linesOfOrders(db, organizationId, [order]);
   return toPublicOrderRead(order, lines.get(order.sales_record_id)!.map(toOrderLineRead));
-}
-
-/** The customer's read of an order: the public read plus its shipments (13.17). */
-export async function readCustomerOrder(
-  db: Kysely<Database>,
-  organizationId: string,
-  order: Order,
-): Promise<CustomerOrderRead> {
-  const [read, shipments] = await Promise.all([
-    readPublicOrder(db, organizationId, order),
-    shipmentsOfRecords(db, organizationId, [order.sales_record_id]),
-  ]);
-  return { ...read, shipments: shipments.get(order.sales_record_id)! };
 }

@@ -1,8 +1,7 @@
 import { AppError, hashToken, isTokenOf, newToken } from '@commerce/core';
-import type { Database } from '@commerce/db';
+import type { Database, Order } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { findOrder, readCustomerOrder } from './order-read.ts';
-import type { CustomerOrderRead } from './schemas.ts';
+import { findOrder } from './order-read.ts';
 
 /** Issues a read-only `o1_` order-status token; only its SHA-256 is stored. Returns the raw token. */
 export async function issueOrderStatusToken(
@@ -23,11 +22,12 @@ export async function issueOrderStatusToken(
 }
 
 /**
- * The order an `o1_` token shows, as a public read (no notes). The token alone
+ * The order an `o1_` token shows (read by the customer without notes, with its
+ * shipments: `getOrderByStatusToken` of `@commerce/fulfillment`). The token alone
  * names the order and its organization; a malformed or unknown token is the
  * same neutral 404.
  */
-export async function getOrderByStatusToken(db: Kysely<Database>, token: string): Promise<CustomerOrderRead> {
+export async function findOrderByStatusToken(db: Kysely<Database>, token: string): Promise<Order> {
   if (!isTokenOf('orderStatus', token)) throw AppError.notFound('Order not found');
   const row = await db
     .selectFrom('order_status_tokens')
@@ -35,6 +35,5 @@ export async function getOrderByStatusToken(db: Kysely<Database>, token: string)
     .where('token_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) throw AppError.notFound('Order not found');
-  const order = await findOrder(db, row.organization_id, row.order_id);
-  return readCustomerOrder(db, row.organization_id, order);
+  return findOrder(db, row.organization_id, row.order_id);
 }

@@ -2,25 +2,13 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachExternalPostage } from '../fulfillments/attach-external-postage.ts';
-import { createDirectFulfillment } from '../fulfillments/create-direct-fulfillment.ts';
-import { planFulfillment } from '../fulfillments/plan-fulfillment.ts';
-import {
-  attachExternalPostageInputSchema,
-  createDirectFulfillmentInputSchema,
-  planFulfillmentInputSchema,
-} from '../fulfillments/schemas.ts';
+import { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant } from '../../test/orders.ts';
+import { seedExternalPostage, seedShipment } from '../../test/shipments.ts';
+import { updateOrderStatus } from '../order-status/update-order-status.ts';
 import { recordSale } from '../sales-records/record-sale.ts';
 import { createLegacyOrder } from './create-legacy-order.ts';
 import { getOrder } from './get-order.ts';
 import { updateShippingAddressInputSchema } from './schemas.ts';
-import {
-  createOrderTenant,
-  ORDER_STATUS_EFFECTS,
-  type OrderTenant,
-  TEST_EMAIL_CONFIG,
-} from './test-support.ts';
-import { updateOrderStatus } from './update-order-status.ts';
 import { updateShippingAddress } from './update-shipping-address.ts';
 
 let handle: DatabaseHandle;
@@ -32,9 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await handle.close();
 });
-
-let keySequence = 0;
-const newKey = () => `ship-to-key-${process.pid}-${++keySequence}-abcdef`;
 
 async function failureOf(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -80,8 +65,6 @@ const auditsOf = (shop: OrderTenant, orderId: string) =>
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-
-const fulfilCtx = (shop: OrderTenant) => ({ ...shop.ctx(), email: TEST_EMAIL_CONFIG });
 
 describe('updateShippingAddress', () => {
   it('sets the snapshot on the record and the order, normalised, and audits the changed fields', async () => {
@@ -137,22 +120,20 @@ describe('updateShippingAddress', () => {
 
   it('leaves existing postage as it was', async () => {
     const { shop, orderId, lineId } = await orderOf();
-    const planned = await planFulfillment(
-      handle.db,
-      fulfilCtx(shop),
-      planFulfillmentInputSchema.parse({ recordId: orderId, lines: [{ lineId, quantity: 1 }] }),
-      newKey(),
-    );
-    const ready = await attachExternalPostage(
-      handle.db,
-      fulfilCtx(shop),
-      attachExternalPostageInputSchema.parse({
-        recordId: orderId,
-        fulfillmentId: planned.body.id,
-        carrier: 'UPS',
-        trackingNumber: '1Z1',
-      }),
-    );
+    const ready = await seedShipment(handle.db, {
+      organizationId: shop.organizationId,
+      orderId,
+      lines: [{ lineId, quantity: 1 }],
+      at: clock.now(),
+      status: 'READY',
+    });
+    const postageId = await seedExternalPostage(handle.db, {
+      organizationId: shop.organizationId,
+      fulfillmentId: ready.fulfillmentId,
+      carrier: 'UPS',
+      trackingNumber: '1Z1',
+      at: clock.now(),
+    });
     await updateShippingAddress(handle.db, shop.ctx(), input(orderId));
     const postages = await handle.db
       .selectFrom('fulfillment_postages')
@@ -160,7 +141,7 @@ describe('updateShippingAddress', () => {
       .where('organization_id', '=', shop.organizationId)
       .execute();
     expect(postages).toHaveLength(1);
-    expect(postages[0]).toMatchObject({ id: ready.postage!.id, status: 'ACTIVE', tracking_number: '1Z1' });
+    expect(postages[0]).toMatchObject({ id: postageId, status: 'ACTIVE', tracking_number: '1Z1' });
   });
 
   it('refuses a cancelled or fully shipped order with ORDER_NOT_FULFILLABLE and changes nothing', async () => {
@@ -178,28 +159,20 @@ describe('updateShippingAddress', () => {
 
     const shipped = await orderOf(2);
     await updateShippingAddress(handle.db, shipped.shop.ctx(), input(shipped.orderId));
-    await createDirectFulfillment(
-      handle.db,
-      fulfilCtx(shipped.shop),
-      createDirectFulfillmentInputSchema.parse({
-        recordId: shipped.orderId,
-        lines: [{ lineId: shipped.lineId, quantity: 1 }],
-        notifyCustomer: false,
-      }),
-      newKey(),
-    );
+    await seedShipment(handle.db, {
+      organizationId: shipped.shop.organizationId,
+      orderId: shipped.orderId,
+      lines: [{ lineId: shipped.lineId, quantity: 1 }],
+      at: clock.now(),
+    });
     // Partly shipped: the rest may still go elsewhere.
     await updateShippingAddress(handle.db, shipped.shop.ctx(), input(shipped.orderId, { city: 'Faro' }));
-    await createDirectFulfillment(
-      handle.db,
-      fulfilCtx(shipped.shop),
-      createDirectFulfillmentInputSchema.parse({
-        recordId: shipped.orderId,
-        lines: [{ lineId: shipped.lineId, quantity: 1 }],
-        notifyCustomer: false,
-      }),
-      newKey(),
-    );
+    await seedShipment(handle.db, {
+      organizationId: shipped.shop.organizationId,
+      orderId: shipped.orderId,
+      lines: [{ lineId: shipped.lineId, quantity: 1 }],
+      at: clock.now(),
+    });
     const frozen = await failureOf(
       updateShippingAddress(handle.db, shipped.shop.ctx(), input(shipped.recordId, { city: 'Braga' })),
     );

@@ -1,7 +1,7 @@
 import { AppError } from '@commerce/core';
 import { type Database, inTransaction, recordAudit, type ShippingAddressSnapshot } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { lockRecord } from '../fulfillments/fulfillment-target.ts';
+import { lockRecord } from '../sales-records/lock-record.ts';
 import { readOrder } from './order-read.ts';
 import type { OrderRead, OrderWriteContext, UpdateShippingAddressInput } from './schemas.ts';
 

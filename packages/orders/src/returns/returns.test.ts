@@ -2,9 +2,9 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle, ReturnStatus } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliverFulfillment } from '../fulfillments/deliver-fulfillment.ts';
+import { createReturnShop, type ReturnShop } from '../../test/returns.ts';
+import { seedDelivery } from '../../test/shipments.ts';
 import type { CreatedLegacyOrder } from '../orders/schemas.ts';
-import { TEST_EMAIL_CONFIG } from '../orders/test-support.ts';
 import { createReturn, requestReturn } from './create-return.ts';
 import { listOrderReturns, listReturns } from './list-returns.ts';
 import { approveReturn, cancelReturn, completeReturn, receiveReturn, rejectReturn } from './move-return.ts';
@@ -14,7 +14,6 @@ import {
   type ReturnRead,
   returnListQuerySchema,
 } from './schemas.ts';
-import { createReturnShop, type ReturnShop } from './test-support.ts';
 import { RETURN_TRANSITIONS } from './transitions.ts';
 
 let handle: DatabaseHandle;
@@ -245,11 +244,11 @@ describe('createReturn', () => {
       .where('order_id', '=', order.id)
       .execute();
     // Delivered now: the window starts again from the delivery.
-    await deliverFulfillment(
-      handle.db,
-      { ...s.shop.ctx(), email: TEST_EMAIL_CONFIG },
-      { recordId: shipment!.sales_record_id, fulfillmentId: shipment!.id },
-    );
+    await seedDelivery(handle.db, {
+      organizationId: s.organizationId,
+      fulfillmentId: shipment!.id,
+      at: clock.now(),
+    });
     const completedAt = clock.now();
     clock.advance(30 * DAY - 1);
     await createReturn(handle.db, s.scope(), refOf(order), oneTee(order));

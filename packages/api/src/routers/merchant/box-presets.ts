@@ -14,7 +14,7 @@ import {
   restoreBoxPreset,
   updateBoxPreset,
   updateBoxPresetInputSchema,
-} from '@commerce/orders';
+} from '@commerce/fulfillment';
 import type { ApiContext } from '../../context.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 

@@ -15,7 +15,7 @@ import {
   sandboxSettleVoidInputSchema,
   settleSandboxVoid,
   updateSandboxCarrier,
-} from '@commerce/orders';
+} from '@commerce/fulfillment';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
 import { merchantProcedure, merchantProcedureFor, router } from '../../trpc.ts';

@@ -22,7 +22,7 @@ import {
   planFulfillmentInputSchema,
   repairTracking,
   repairTrackingInputSchema,
-} from '@commerce/orders';
+} from '@commerce/fulfillment';
 import { z } from 'zod';
 import type { ApiContext } from '../../context.ts';
 import { customerEmailConfig } from '../../hosted-origin.ts';

@@ -1,6 +1,11 @@
 import { pageSchema } from '@commerce/core';
 import type { MerchantUser } from '@commerce/db';
 import {
+  recommendShippingPackage,
+  recommendShippingPackageInputSchema,
+  shippingPackageRecommendationSchema,
+} from '@commerce/fulfillment';
+import {
   getOrder,
   getOrderByNumber,
   listOrders,
@@ -9,10 +14,7 @@ import {
   orderListQuerySchema,
   orderNumberInputSchema,
   orderSchema,
-  recommendShippingPackage,
-  recommendShippingPackageInputSchema,
   rejectFulfillmentStatusWrite,
-  shippingPackageRecommendationSchema,
   updateOrderNotes,
   updateOrderNotesInputSchema,
   updateOrderStatus,

@@ -8,7 +8,7 @@ import {
   fulfillmentSchema,
   retiredPostageAcknowledgementInputSchema,
   type ShipmentCancellationContext,
-} from '@commerce/orders';
+} from '@commerce/fulfillment';
 import type { ApiContext } from '../../context.ts';
 import { merchantProcedureFor, merchantProcedureWith, router } from '../../trpc.ts';
 

@@ -16,7 +16,7 @@ import {
   reconcileLabelPurchaseInputSchema,
   shippingLabelQuoteInputSchema,
   shippingLabelQuoteSchema,
-} from '@commerce/orders';
+} from '@commerce/fulfillment';
 import type { ApiContext } from '../../context.ts';
 import { merchantProcedure, merchantProcedureWith, router } from '../../trpc.ts';
 

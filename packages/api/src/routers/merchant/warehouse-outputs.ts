@@ -9,7 +9,7 @@ import {
   warehouseOutputListQuerySchema,
   warehouseOutputSchema,
   warehouseSelectionInputSchema,
-} from '@commerce/orders';
+} from '@commerce/fulfillment';
 import { type RateLimitRule, rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../context.ts';
 import { assertRestSurface, type Download, downloadSchema, wholeDownload } from '../../download.ts';

@@ -1,11 +1,11 @@
 import { getSettings } from '@commerce/admin';
 import { AppError, pageSchema } from '@commerce/core';
+import { getOrderByStatusToken } from '@commerce/fulfillment';
 import {
   createdLegacyOrderSchema,
   createLegacyOrder,
   createLegacyOrderInputSchema,
   customerOrderSchema,
-  getOrderByStatusToken,
   getPublicOrder,
   getPublicOrderByNumber,
   listPublicOrders,

@@ -1,0 +1,2 @@
+export { SHIP_TO } from './labels.ts';
+export { labelPdf, pdfPageCount, seedLabel } from './warehouse.ts';

@@ -1,0 +1,1 @@
+export { createOrderTenant, ORDER_STATUS_EFFECTS, type OrderTenant, TEST_EMAIL_CONFIG } from './orders.ts';
