@@ -36,7 +36,7 @@ export {
 } from './collections/schemas.ts';
 export { updateCollection } from './collections/update-collection.ts';
 export { archiveItem, restoreItem } from './items/archive-item.ts';
-export { canonicalJson, type ItemWriteContext } from './items/context.ts';
+export type { ItemWriteContext } from './items/context.ts';
 export { createItem } from './items/create-item.ts';
 export { getItem, getItemBySlug } from './items/get-item.ts';
 export { getPublicItem } from './items/get-public-item.ts';

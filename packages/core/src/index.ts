@@ -1,4 +1,5 @@
 export { booleanQuerySchema } from './boolean-query.ts';
+export { canonicalJson } from './canonical-json.ts';
 export { type Clock, ManualClock, systemClock } from './clock.ts';
 export { type Config, ConfigError, DEVELOPMENT_JWT_SECRET, loadConfig } from './config.ts';
 export { currencyExponent, formatMoney } from './currency.ts';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { AppError, hashToken } from '@commerce/core';
+import { AppError, canonicalJson, hashToken } from '@commerce/core';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { inTransaction } from './transaction.ts';
 
 /**
- * Idempotency keys (CONTRACT.md section 12): one mechanism for every route
+ * Idempotency keys: one mechanism for every route
  * that takes a key. The route reads the key with `readIdempotencyKey`, then
  * runs its change through `withIdempotency` inside its own transaction.
  */
@@ -64,28 +64,6 @@ export function readIdempotencyKey(
     );
   }
   return key;
-}
-
-/** JSON with every object's keys sorted, so equal values hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'null';
-}
-
-function sortKeys(value: unknown): unknown {
-  const plain =
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as { toJSON?: unknown }).toJSON === 'function'
-      ? (value as { toJSON: () => unknown }).toJSON()
-      : value;
-  if (Array.isArray(plain)) return plain.map((entry) => (entry === undefined ? null : sortKeys(entry)));
-  if (plain === null || typeof plain !== 'object') return plain;
-  const sorted: Record<string, unknown> = {};
-  for (const name of Object.keys(plain).sort()) {
-    const entry = (plain as Record<string, unknown>)[name];
-    if (entry !== undefined) sorted[name] = sortKeys(entry);
-  }
-  return sorted;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -209,7 +187,7 @@ export function withIdempotency<T>(
  * Whether the key has a committed, live record (an expired one counts as
  * absent, as in `withIdempotency`): the request can then only replay or be
  * refused as a reuse, so an operation may skip the provider calls it makes
- * before its transaction (14.10). A claim still in flight is not seen: that
+ * before its transaction. A claim still in flight is not seen: that
  * request makes its own calls, then waits on the first in `withIdempotency`.
  */
 export async function isIdempotencyKeyRecorded(
@@ -305,8 +283,8 @@ export async function prunePaymentWebhookEvents(db: Kysely<Database>, now: Date)
 }
 
 /**
- * A key bound across a provider call made between two transactions (13.6,
- * the label purchase): bound without an answer in the first transaction,
+ * A key bound across a provider call made between two transactions (the
+ * label purchase): bound without an answer in the first transaction,
  * then answered (`recordIdempotentAnswer`) or released
  * (`releaseIdempotencyKey`) in a later one. Until then a same-key request
  * sees `PENDING` and answers from the state of what it bound, never by
@@ -435,7 +413,7 @@ export async function bindIdempotencyKey(
   return existingBinding(trx, request, keyHash, intentHash, fields);
 }
 
-/** Records the 2xx answer of a bound key in the caller's transaction (a settle), kept as section 12 keeps it. */
+/** Records the 2xx answer of a bound key in the caller's transaction (a settle), kept as `withIdempotency` keeps it. */
 export async function recordIdempotentAnswer(
   trx: Kysely<Database>,
   binding: Pick<IdempotencyRequest, 'organizationId' | 'operation'> & { keyHash: string },
@@ -451,7 +429,7 @@ export async function recordIdempotentAnswer(
     .execute();
 }
 
-/** Releases a bound key that got no success (section 12 records successes only): a retry runs anew. */
+/** Releases a bound key that got no success (only successes are recorded): a retry runs anew. */
 export async function releaseIdempotencyKey(
   trx: Kysely<Database>,
   binding: Pick<IdempotencyRequest, 'organizationId' | 'operation'> & { keyHash: string },

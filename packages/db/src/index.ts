@@ -7,7 +7,6 @@ export {
 export { openEmbeddedAtLatest } from './embedded-snapshot.ts';
 export {
   bindIdempotencyKey,
-  canonicalJson,
   claimPaymentWebhookEvent,
   IDEMPOTENT_REPLAYED_HEADER,
   type IdempotencyBinding,
