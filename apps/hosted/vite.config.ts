@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
  * The browser bundle must hold no server code: the app imports the API's router only as a type and
- * its zod schemas from pure modules (src/lib/schemas.ts). This fails the build if anything else
- * slipped in (a database driver, Node built-ins, the service packages' entry points).
+ * its zod schemas from the packages' browser-safe `./schemas` subpaths (src/lib/schemas.ts). This
+ * fails the build if anything else slipped in (a database driver, Node built-ins, the service
+ * packages' entry points).
  */
 function noServerCode(): Plugin {
   const forbidden = [
@@ -29,18 +29,13 @@ export default defineConfig({
   // Served by the gateway under a prefix no tenant slug can take (apps/gateway/src/hosted-app.ts).
   base: '/hosted/_app/',
   resolve: {
-    // The schema modules import pagination schemas from @commerce/core, whose entry point also
-    // holds Node-only code (node:crypto ids and tokens): the browser gets the pure part only.
+    // The app imports the packages' browser-safe `./schemas` subpaths (src/lib/schemas.ts). Some
+    // schema modules those reach still import a package's root (orders' return and checkout schemas
+    // take the pagination schemas from @commerce/core and the country code from @commerce/catalog),
+    // whose entry point also holds Node-only and database code: the browser gets the subpath.
     alias: [
-      {
-        find: /^@commerce\/core$/,
-        replacement: fileURLToPath(new URL('./src/lib/core-browser.ts', import.meta.url)),
-      },
-      // The checkout schemas take their country code from @commerce/catalog's pure shipping schemas.
-      {
-        find: /^@commerce\/catalog$/,
-        replacement: fileURLToPath(new URL('./src/lib/catalog-browser.ts', import.meta.url)),
-      },
+      { find: /^@commerce\/core$/, replacement: '@commerce/core/schemas' },
+      { find: /^@commerce\/catalog$/, replacement: '@commerce/catalog/schemas' },
     ],
   },
   build: {

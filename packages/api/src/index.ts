@@ -1,19 +1,8 @@
-export * from './context.ts';
-export * from './download.ts';
-export { databaseUnavailable, toAppError } from './errors.ts';
+export { type ApiContext, type ApiDeps, createApiContext, type RequestObservations } from './context.ts';
+export { type Download, downloadSchema, isDownload } from './download.ts';
+export { toAppError } from './errors.ts';
 export { hostedAppOrigin, httpOrigin } from './hosted-origin.ts';
-export type { ApiMeta, AuthKind } from './meta.ts';
-export * from './openapi.ts';
-export * from './rest-routes.ts';
-export * from './root.ts';
-export {
-  createCallerFactory,
-  merchantProcedure,
-  merchantProcedureFor,
-  merchantProcedureWith,
-  merchantUserProcedure,
-  platformProcedure,
-  publicProcedure,
-  router,
-  tenantProcedure,
-} from './trpc.ts';
+export { buildOpenApiDocument, routeErrorCodes } from './openapi.ts';
+export { listRestRoutes, type RestRoute } from './rest-routes.ts';
+export { type AppRouter, appRouter } from './root.ts';
+export { merchantProcedureFor, merchantProcedureWith, publicProcedure, router } from './trpc.ts';

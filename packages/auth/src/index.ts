@@ -1,11 +1,25 @@
-export * from './dev-token.ts';
-export * from './merchant/add-membership.ts';
-export * from './merchant/find-membership.ts';
-export * from './merchant/get-merchant-session.ts';
-export * from './merchant/list-memberships.ts';
-export * from './merchant/membership-read.ts';
-export * from './merchant/resolve-merchant-user.ts';
-export * from './merchant/schemas.ts';
-export * from './merchant/update-merchant-profile.ts';
-export * from './merchant-jwt.ts';
-export * from './permissions.ts';
+export { mintDevToken } from './dev-token.ts';
+export { addMembership } from './merchant/add-membership.ts';
+export { findActiveMembership } from './merchant/find-membership.ts';
+export { getMerchantSession } from './merchant/get-merchant-session.ts';
+export { listMemberships } from './merchant/list-memberships.ts';
+export { toMembershipRead } from './merchant/membership-read.ts';
+export { resolveMerchantUser } from './merchant/resolve-merchant-user.ts';
+export {
+  type MembershipRead,
+  membershipSchema,
+  merchantSessionSchema,
+  merchantUserSchema,
+  updateProfileInputSchema,
+} from './merchant/schemas.ts';
+export { updateMerchantProfile } from './merchant/update-merchant-profile.ts';
+export { bearerToken, createMerchantTokenVerifier, type MerchantTokenVerifier } from './merchant-jwt.ts';
+export {
+  assertPermission,
+  assertRole,
+  hasPermission,
+  PERMISSION_GROUPS,
+  type PermissionGroup,
+  permissionGroupSchema,
+  roleSchema,
+} from './permissions.ts';

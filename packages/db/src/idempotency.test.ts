@@ -3,7 +3,6 @@ import { AppError } from '@commerce/core';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  canonicalJson,
   claimPaymentWebhookEvent,
   type IdempotencyRequest,
   type IdempotentResponse,
@@ -145,15 +144,6 @@ describe('readIdempotencyKey', () => {
     expect(issues).toEqual([
       { path: 'headers.x-idempotency-key', message: expect.stringContaining('different') },
     ]);
-  });
-});
-
-describe('canonicalJson', () => {
-  it('sorts keys at every depth and drops undefined like JSON', () => {
-    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: undefined } })).toBe(
-      '{"a":{"d":[{"y":2,"z":1}]},"b":1}',
-    );
-    expect(canonicalJson(undefined)).toBe('null');
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, hashToken } from '@commerce/core';
+import { AppError, canonicalJson, hashToken } from '@commerce/core';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { inTransaction } from './transaction.ts';
@@ -64,28 +64,6 @@ export function readIdempotencyKey(
     );
   }
   return key;
-}
-
-/** JSON with every object's keys sorted, so equal values hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'null';
-}
-
-function sortKeys(value: unknown): unknown {
-  const plain =
-    value !== null &&
-    typeof value === 'object' &&
-    typeof (value as { toJSON?: unknown }).toJSON === 'function'
-      ? (value as { toJSON: () => unknown }).toJSON()
-      : value;
-  if (Array.isArray(plain)) return plain.map((entry) => (entry === undefined ? null : sortKeys(entry)));
-  if (plain === null || typeof plain !== 'object') return plain;
-  const sorted: Record<string, unknown> = {};
-  for (const name of Object.keys(plain).sort()) {
-    const entry = (plain as Record<string, unknown>)[name];
-    if (entry !== undefined) sorted[name] = sortKeys(entry);
-  }
-  return sorted;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -1,10 +1,90 @@
-export * from './audit.ts';
-export * from './connection-errors.ts';
+export { type AuditActor, customerActor, recordAudit } from './audit.ts';
+export {
+  DATABASE_RETRY_AFTER_SECONDS,
+  fromDatabaseClient,
+  isDatabaseUnavailable,
+} from './connection-errors.ts';
 export { openEmbeddedAtLatest } from './embedded-snapshot.ts';
-export * from './idempotency.ts';
-export * from './migrate.ts';
-export * from './open-database.ts';
-export { PGliteDialect } from './pglite-dialect.ts';
-export { PREPARED_MARKER, prepared, withParameters } from './prepared-statements.ts';
-export * from './schema.ts';
-export * from './transaction.ts';
+export {
+  bindIdempotencyKey,
+  claimPaymentWebhookEvent,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type IdempotencyBinding,
+  type IdempotencyRequest,
+  idempotencyKeyHash,
+  isIdempotencyKeyRecorded,
+  PAYMENT_WEBHOOK_EVENT_RETENTION_MS,
+  pruneIdempotencyKeys,
+  prunePaymentWebhookEvents,
+  readIdempotencyBinding,
+  readIdempotencyKey,
+  recordIdempotentAnswer,
+  releaseIdempotencyKey,
+  withIdempotency,
+} from './idempotency.ts';
+export { migrateToLatest } from './migrate.ts';
+export { type DatabaseHandle, isUniqueViolation, openDatabase, sqlState } from './open-database.ts';
+export { prepared, withParameters } from './prepared-statements.ts';
+export {
+  type ActionToken,
+  type ActionTokenPurpose,
+  type AuditLog,
+  type BookingResourceKind,
+  type BookingStatus,
+  type BoxPreset,
+  type CheckoutLineType,
+  type CheckoutSession,
+  type CheckoutSessionLine,
+  type CheckoutSessionStatus,
+  type Collection,
+  type Customer,
+  type CustomerAddress,
+  type CustomerChallengePurpose,
+  type CustomerSignInChallenge,
+  type Database,
+  type EmailTemplateOverride,
+  type Fulfillment,
+  type FulfillmentLine,
+  type FulfillmentOrigin,
+  type FulfillmentPostage,
+  type FulfillmentRecordStatus,
+  type FulfillmentStatus,
+  type FulfillmentsTable,
+  type Item,
+  type ItemStatus,
+  type ItemType,
+  type LabelPurchase,
+  type LabelPurchaseStatus,
+  type Membership,
+  type MembershipRole,
+  type MerchantUser,
+  type OnboardingStep,
+  type Order,
+  type OrderStatus,
+  type Organization,
+  type OrganizationSettings,
+  type OutboxRow,
+  type Page,
+  type PaymentAttempt,
+  type PaymentProviderAction,
+  type PaymentStatus,
+  type Return,
+  type ReturnReason,
+  type ReturnStatus,
+  type Review,
+  type SalesLineType,
+  type SalesRecord,
+  type SalesRecordLine,
+  type SalesRecordSource,
+  type SandboxCarrierLabel,
+  SCHEMA_COLUMNS,
+  type ShipmentCancellation,
+  type ShipmentCancellationStatus,
+  type ShippingAddressSnapshot,
+  type ShippingRate,
+  type ShippingRatesTable,
+  type ShippingZone,
+  type StockSubscription,
+  type Variant,
+} from './schema.ts';
+export { inTransaction } from './transaction.ts';

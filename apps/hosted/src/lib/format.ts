@@ -1,4 +1,4 @@
-import { formatMoney as formatMinorUnits } from '@commerce/core';
+import { formatMoney as formatMinorUnits } from '@commerce/core/schemas';
 
 /**
  * Money in the tenant's currency and the customer's locale. Amounts are integer minor units of the

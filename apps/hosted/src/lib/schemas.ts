@@ -1,21 +1,16 @@
 /**
- * The router's own input schemas, for validating forms before they are sent. Only pure zod modules
- * are imported here (never a package's entry point, which holds database code): vite.config.ts
- * fails the build if server code reaches the bundle.
+ * The router's own input schemas, for validating forms before they are sent: from the packages'
+ * browser-safe `./schemas` subpaths only (never an entry point, which holds database code);
+ * vite.config.ts fails the build if server code reaches the bundle.
  */
 export {
   createAddressInputSchema,
-  updateAddressInputSchema,
-} from '../../../../packages/customers/src/addresses/schemas.ts';
-export { updateCustomerProfileInputSchema } from '../../../../packages/customers/src/profile/schemas.ts';
-export {
   requestSignInInputSchema,
+  updateAddressInputSchema,
+  updateCustomerProfileInputSchema,
   verifySignInInputSchema,
-} from '../../../../packages/customers/src/sign-in/schemas.ts';
-export {
-  createReturnByReferenceInputSchema,
-  RETURN_REASONS,
-} from '../../../../packages/orders/src/returns/schemas.ts';
+} from '@commerce/customers/schemas';
+export { createReturnByReferenceInputSchema, RETURN_REASONS } from '@commerce/orders/schemas';
 
 import type { z } from 'zod';
 

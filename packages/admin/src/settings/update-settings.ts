@@ -1,3 +1,4 @@
+import { canonicalJson } from '@commerce/core';
 import { type AuditActor, type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import {
@@ -82,15 +83,4 @@ function mergeCategory(stored: StoredCategory, patch: Record<string, unknown>): 
     else merged[name] = value;
   }
   return merged;
-}
-
-/** JSON with object keys sorted, so that jsonb's key order does not read as a change. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-      ? Object.fromEntries(
-          Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        )
-      : inner,
-  );
 }

@@ -1,5 +1,5 @@
-import { AppError, hashToken, isTokenOf } from '@commerce/core';
-import { canonicalJson, type Database } from '@commerce/db';
+import { AppError, canonicalJson, hashToken, isTokenOf } from '@commerce/core';
+import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { retryOnAbort } from '../capacity/capacity-lock.ts';
 import type { BookingClockContext } from '../context.ts';

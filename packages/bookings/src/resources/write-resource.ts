@@ -1,6 +1,5 @@
 import { findActiveMembership } from '@commerce/auth';
-import { canonicalJson } from '@commerce/catalog';
-import { AppError, newId } from '@commerce/core';
+import { AppError, canonicalJson, newId } from '@commerce/core';
 import { type Database, inTransaction, recordAudit } from '@commerce/db';
 import type { Kysely, UpdateObject } from 'kysely';
 import { withCapacityLock } from '../capacity/capacity-lock.ts';

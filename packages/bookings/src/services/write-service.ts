@@ -1,10 +1,12 @@
+import { ARCHIVED_FROM_STATUS_KEY, getItem, RESERVED_METAFIELD_PREFIX } from '@commerce/catalog';
 import {
-  ARCHIVED_FROM_STATUS_KEY,
+  AppError,
   canonicalJson,
-  getItem,
-  RESERVED_METAFIELD_PREFIX,
-} from '@commerce/catalog';
-import { AppError, formatIssuePath, isAppError, newId, type ValidationIssue } from '@commerce/core';
+  formatIssuePath,
+  isAppError,
+  newId,
+  type ValidationIssue,
+} from '@commerce/core';
 import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import { type Kysely, sql, type UpdateObject } from 'kysely';
 import {

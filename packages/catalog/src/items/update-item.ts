@@ -1,7 +1,7 @@
-import { AppError } from '@commerce/core';
+import { AppError, canonicalJson } from '@commerce/core';
 import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { Kysely, UpdateObject } from 'kysely';
-import { canonicalJson, type ItemWriteContext, withoutNullValues } from './context.ts';
+import { type ItemWriteContext, withoutNullValues } from './context.ts';
 
 import { itemSlugTaken } from './create-item.ts';
 import { findItemRow, itemNotFound, toDecoratedItem } from './get-item.ts';

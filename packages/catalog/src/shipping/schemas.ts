@@ -1,4 +1,4 @@
-import { booleanQuerySchema, cursorSchema, limitSchema } from '@commerce/core';
+import { booleanQuerySchema, cursorSchema, limitSchema } from '@commerce/core/schemas';
 import type { AuditActor } from '@commerce/db';
 import { z } from 'zod';
 import { COUNTRY_CODES, isCountryCode } from './countries.ts';

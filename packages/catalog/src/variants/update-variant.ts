@@ -1,8 +1,8 @@
-import { AppError } from '@commerce/core';
+import { AppError, canonicalJson } from '@commerce/core';
 import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { Kysely, UpdateObject } from 'kysely';
-import { canonicalJson, type ItemWriteContext } from '../items/context.ts';
+import type { ItemWriteContext } from '../items/context.ts';
 import { changedShippingDimensions } from '../items/shipping-dimensions.ts';
 import { queueBackInStockEmails } from '../stock-notifications/back-in-stock.ts';
 

@@ -1,4 +1,4 @@
-import { cursorSchema, limitSchema } from '@commerce/core';
+import { cursorSchema, limitSchema } from '@commerce/core/schemas';
 import { z } from 'zod';
 
 const optionalText = (max: number, what: string) =>

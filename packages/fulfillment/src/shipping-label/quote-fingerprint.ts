@@ -1,20 +1,9 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '@commerce/core';
 import type { CarrierAddress } from '../carrier/carrier-provider.ts';
 import type { LabelAcknowledgement } from './schemas.ts';
 
 export const FINGERPRINT_VERSION = 1;
-
-/** JSON with object keys sorted at every depth: the same selection is always the same text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonicalJson(entry)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 const sha256 = (text: string) => createHash('sha256').update(text);
 

@@ -1,5 +1,5 @@
-import { AppError, hashToken, type ValidationIssue } from '@commerce/core';
-import { canonicalJson, type Database, inTransaction } from '@commerce/db';
+import { AppError, canonicalJson, hashToken, type ValidationIssue } from '@commerce/core';
+import { type Database, inTransaction } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 import { findOrder } from '../orders/order-read.ts';

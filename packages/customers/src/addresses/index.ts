@@ -1,3 +1,0 @@
-export * from './address-read.ts';
-export * from './manage-addresses.ts';
-export * from './schemas.ts';

@@ -1,2 +1,0 @@
-export * from './customer-orders.ts';
-export * from './schemas.ts';
