@@ -8,6 +8,7 @@ import { retryOnAbort, withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import { type DeliverySnapshot, parseDeliverySnapshot } from '../delivery/schemas.ts';
+import { findHold, holdNotFound } from '../holds/find-hold.ts';
 import { depositFor, priceBooking } from '../pricing/price.ts';
 import { toEpochMinutes } from '../time/zone.ts';
 import { unusedBookingCode } from './booking-codes.ts';
@@ -91,23 +92,6 @@ const storedCheckoutSchema = z
   .loose();
 
 const storedAgreementSchema = z.object({ title: z.string(), bodyText: z.string() }).loose().nullable();
-
-const holdNotFound = () => AppError.notFound('Booking hold not found');
-
-function findHold(
-  db: Kysely<Database>,
-  organizationId: string,
-  holdId: string,
-  options: { forUpdate?: boolean } = {},
-) {
-  return db
-    .selectFrom('booking_holds')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', holdId)
-    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
-}
 
 /** Key possession (14.10): the hold's own key, else the neutral 404 (an unknown or foreign hold alike). */
 function assertPossession(hold: HoldRow | undefined, idempotencyKey: string): asserts hold is HoldRow {

@@ -5,7 +5,7 @@ import type { Allocation, ResourceSelection } from '../availability/assign.ts';
 import { unavailableReason } from '../availability/rules.ts';
 import { intervalShapeIssues, selectionIssues } from '../availability/validate.ts';
 import { lockResources } from '../capacity/capacity-lock.ts';
-import { insertClaims, releaseClaims } from '../capacity/claims.ts';
+import { claimedResourceIds, insertClaims, releaseClaims } from '../capacity/claims.ts';
 import {
   type BookingServiceTerms,
   capacityUnavailable,
@@ -24,6 +24,7 @@ import {
 } from './booking-payments.ts';
 import { type BookingRow, findBooking } from './booking-read.ts';
 import { appendHistory, type BookingActor } from './history.ts';
+import { lockBooking } from './lock-booking.ts';
 import {
   type BookingCustomerEvent,
   type BookingNotifyContext,
@@ -69,12 +70,6 @@ export function invalidTransition(status: BookingStatus, reason?: string): AppEr
     `The booking is ${status}: this action is not allowed`,
     reason === undefined ? { status } : { status, reason },
   );
-}
-
-async function lockBooking(trx: Kysely<Database>, ctx: BookingTransitionContext, bookingId: string) {
-  const row = await findBooking(trx, ctx.organizationId, bookingId, { forUpdate: true });
-  if (!row) throw bookingNotFound();
-  return row;
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -147,7 +142,11 @@ async function notifyCustomer(
   await notifyBookingCustomer(trx, ctx, bookingId, event, extra);
 }
 
-/** Marks the booking's pending change request decided (`WITHDRAWN` on cancel, start or end). */
+/**
+ * Marks the booking's pending change request decided (`WITHDRAWN` when the booking is declined,
+ * cancelled or expired; a booking that starts has its request withdrawn by the worker's sweep,
+ * `withdrawStartedChangeRequests`, in SQL).
+ */
 async function settlePendingChangeRequest(
   trx: Kysely<Database>,
   ctx: BookingTransitionContext,
@@ -246,18 +245,6 @@ async function claimFor(
     .execute();
 }
 
-async function claimedResourceIds(trx: Kysely<Database>, organizationId: string, bookingId: string) {
-  const rows = await trx
-    .selectFrom('booking_capacity_claims')
-    .select('resource_id')
-    .distinct()
-    .where('organization_id', '=', organizationId)
-    .where('booking_id', '=', bookingId)
-    .where('released_at', 'is', null)
-    .execute();
-  return rows.map((row) => row.resource_id);
-}
-
 /** Takes the capacity lock (14.19 rule 3) over `resourceIds` in the caller's transaction. */
 async function lockCapacity(trx: Kysely<Database>, ctx: BookingTransitionContext, resourceIds: string[]) {
   await lockResources(trx, ctx.organizationId, resourceIds, { clock: ctx.at });
@@ -300,7 +287,7 @@ export async function approveBooking(
   input: ApproveInput,
   by: TransitionBy,
 ): Promise<{ status: BookingStatus }> {
-  const booking = await lockBooking(trx, ctx, bookingId);
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
   if (booking.status !== 'REQUESTED') throw invalidTransition(booking.status);
   if (booking.group_id !== null) throw invalidTransition(booking.status, 'GROUP_MEMBER');
   const startsAt = new Date(booking.starts_at);
@@ -379,7 +366,7 @@ export async function declineBooking(
   bookingId: string,
   by: TransitionBy,
 ): Promise<void> {
-  const booking = await lockBooking(trx, ctx, bookingId);
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
   if (booking.status !== 'REQUESTED') throw invalidTransition(booking.status);
   if (booking.group_id !== null) throw invalidTransition(booking.status, 'GROUP_MEMBER');
   await setStatus(trx, ctx, booking, 'DECLINED', by);
@@ -408,7 +395,7 @@ export async function cancelBooking(
   options: { approvingChangeRequest?: boolean } = {},
 ): Promise<{ afterCommit: () => Promise<void> }> {
   await lockBookingPaymentSessions(trx, ctx.organizationId, bookingId);
-  const booking = await lockBooking(trx, ctx, bookingId);
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
   const isCustomer = by.actor === 'CUSTOMER' || by.actor === 'GUEST';
   if (TERMINAL.includes(booking.status)) throw invalidTransition(booking.status);
   if (booking.status === 'REQUESTED' && !isCustomer)
@@ -473,7 +460,7 @@ export async function rescheduleBooking(
   by: TransitionBy,
   options: { approvingChangeRequest?: boolean } = {},
 ): Promise<void> {
-  const booking = await lockBooking(trx, ctx, bookingId);
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
   if (booking.status !== 'CONFIRMED') throw invalidTransition(booking.status);
   const isCustomer = by.actor === 'CUSTOMER' || by.actor === 'GUEST';
   if (isCustomer && new Date(booking.ends_at).getTime() <= ctx.at.getTime()) {
@@ -497,7 +484,7 @@ export async function rescheduleBooking(
     }
   }
 
-  const previous = await claimedResourceIds(trx, ctx.organizationId, booking.id);
+  const previous = await claimedResourceIds(trx, ctx.organizationId, { kind: 'BOOKING', id: booking.id });
   await lockCapacity(trx, ctx, [...previous, ...poolOf(terms)]);
   await releaseClaims(trx, ctx, { kind: 'BOOKING', id: booking.id });
   const preferred = (await readAllocationRows(trx, ctx.organizationId, booking.id)).map((row) => ({
@@ -576,7 +563,7 @@ export async function approveChangeRequest(
 ): Promise<{ afterCommit: () => Promise<void> }> {
   // Its payment sessions before the booking, as the payment webhook takes them (no deadlock with it).
   await lockBookingPaymentSessions(trx, ctx.organizationId, bookingId);
-  const booking = await lockBooking(trx, ctx, bookingId);
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
   const request = await lockPendingChangeRequest(trx, ctx, bookingId, changeRequestId);
   let afterCommit: () => Promise<void> = async () => {};
   const reason = request.reason;
@@ -627,7 +614,7 @@ export async function declineChangeRequest(
   changeRequestId: string,
   by: TransitionBy,
 ): Promise<void> {
-  const booking = await lockBooking(trx, ctx, bookingId);
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
   const request = await lockPendingChangeRequest(trx, ctx, bookingId, changeRequestId);
   await trx
     .updateTable('booking_change_requests')
@@ -663,7 +650,7 @@ export async function setBookingAssignees(
   userIds: readonly string[],
   by: TransitionBy,
 ): Promise<void> {
-  const booking = await lockBooking(trx, ctx, bookingId);
+  const booking = await lockBooking(trx, ctx.organizationId, bookingId);
   const wanted = [...new Set(userIds)];
   if (wanted.length > MAX_ASSIGNEES) {
     throw AppError.validation([{ path: 'userIds', message: `at most ${MAX_ASSIGNEES} users` }]);
@@ -737,13 +724,4 @@ export async function expireBooking(
     return { afterCommit: async () => {} };
   }
   return null;
-}
-
-/** Withdraws a booking's pending change request (the booking started or ended: 14.17, 14.20). */
-export async function withdrawChangeRequests(
-  trx: Kysely<Database>,
-  ctx: BookingTransitionContext,
-  bookingId: string,
-): Promise<number> {
-  return settlePendingChangeRequest(trx, ctx, bookingId, 'WITHDRAWN');
 }
