@@ -1,4 +1,4 @@
-import { AppError, hashToken, newId, newToken } from '@commerce/core';
+import { hashToken, newId, newToken } from '@commerce/core';
 import type { Database, PaymentStatus } from '@commerce/db';
 import { customerLink } from '@commerce/notifications';
 import { recordSale, type SaleLineInput } from '@commerce/orders';

@@ -24,7 +24,8 @@ import { convertHold } from './convert-hold.ts';
 import { convertHoldInputSchema } from './convert-schemas.ts';
 import { sendBookingPaymentLink } from './payment-link.ts';
 import { dueBookingPaymentLinks, expireBookingPaymentLinks, expireBookingPaymentWindows } from './sweeps.ts';
-import { approveChangeRequest, cancelBooking } from './transitions.ts';
+import { approveChangeRequest } from './transitions/approve-change-request.ts';
+import { cancelBooking } from './transitions/cancel-booking.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;
