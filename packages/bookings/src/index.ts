@@ -19,7 +19,7 @@ export * from './bookings/booking-read.ts';
 export * from './bookings/booking-settlement.ts';
 export * from './bookings/booking-tax.ts';
 export * from './bookings/change-requests.ts';
-export * from './bookings/convert-hold.ts';
+export * from './bookings/convert-hold/convert-hold.ts';
 export * from './bookings/convert-schemas.ts';
 export * from './bookings/create-booking.ts';
 export * from './bookings/customer-bookings.ts';
