@@ -1,6 +1,6 @@
+import { insertBooking } from '@commerce/bookings/testing';
 import { testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertBooking } from '../../../packages/bookings/test/booking-factories.ts';
 import { createHarness, expectError, type Harness } from '../test/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../test/roles.ts';
 

@@ -1,18 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import {
-  createRootRouteWithContext,
-  createRoute,
-  createRouter,
-  Link,
-  lazyRouteComponent,
-  Outlet,
-  redirect,
-  useRouterState,
-} from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
+import { createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { z } from 'zod';
-import { useTRPC } from './lib/trpc.ts';
 import { checkoutRoutes } from './routes-checkout.tsx';
+import { rootRoute, tokenSearch } from './routes-root.tsx';
 
 /**
  * Pages load with their route (one chunk per page module): the shell (React, the router, the query
@@ -33,80 +22,6 @@ const ProfilePage = lazyRouteComponent(() => import('./pages/profile.tsx'), 'Pro
 const SignInPage = lazyRouteComponent(signInPages, 'SignInPage');
 const VerifyLinkPage = lazyRouteComponent(signInPages, 'VerifyLinkPage');
 const UnsubscribePage = lazyRouteComponent(() => import('./pages/unsubscribe.tsx'), 'UnsubscribePage');
-
-export interface RouterContext {
-  /** The tenant the path names (`/hosted/<slug>/…`). */
-  slug: string;
-}
-
-const tokenSearch = z.object({ token: z.string().max(200).optional() });
-
-/** After a navigation, focus moves to the page's main region, so a screen reader announces the new page. */
-function useFocusOnNavigation() {
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    document.getElementById('main')?.focus();
-  }, [pathname]);
-}
-
-function Layout() {
-  useFocusOnNavigation();
-  const trpc = useTRPC();
-  const store = useQuery(trpc.public.organization.get.queryOptions({}, { staleTime: 5 * 60_000 }));
-  return (
-    <>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="site-header">
-        <Link to="/account" className="store-name">
-          {store.data?.name ?? 'Store'}
-        </Link>
-        <nav aria-label="Account">
-          <ul>
-            <li>
-              <Link to="/account" activeOptions={{ exact: true }}>
-                Account
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/orders">Orders</Link>
-            </li>
-            <li>
-              <Link to="/account/bookings">Bookings</Link>
-            </li>
-            <li>
-              <Link to="/account/addresses">Addresses</Link>
-            </li>
-            <li>
-              <Link to="/account/profile">Profile</Link>
-            </li>
-          </ul>
-        </nav>
-      </header>
-      <main id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </>
-  );
-}
-
-export const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Layout,
-  notFoundComponent: () => (
-    <section className="page">
-      <h1>Page not found</h1>
-      <p>
-        <Link to="/account">Go to your account</Link>
-      </p>
-    </section>
-  ),
-});
 
 const indexRoute = createRoute({
   getParentRoute: () => rootRoute,
@@ -191,10 +106,7 @@ const cartUnsubscribeRoute = createRoute({
   },
 });
 
-/**
- * Part B (checkout, payment, booking checkout and `/bookings/manage/$token`) adds its routes to this
- * tree, from `src/pages/checkout.tsx` and `src/pages/booking-manage.tsx`.
- */
+/** The account pages above, then the checkout and booking-link pages of routes-checkout.tsx. */
 const routeTree = rootRoute.addChildren([
   indexRoute,
   signInRoute,

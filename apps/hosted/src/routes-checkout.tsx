@@ -1,6 +1,6 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { z } from 'zod';
-import { rootRoute } from './router.tsx';
+import { rootRoute, tokenSearch } from './routes-root.tsx';
 
 // Each page module is its own chunk, loaded when its route opens (see router.tsx).
 const BookingCheckoutPage = lazyRouteComponent(
@@ -15,11 +15,10 @@ const CheckoutResultPage = lazyRouteComponent(
 );
 
 /**
- * Part B's pages (issue 16): checkout and payment for a `c1_` session token, the result page, the
+ * The checkout pages: checkout and payment for a `c1_` session token, the result page, the
  * booking checkout from a hold and the emailed booking management link. Added to the tree in
  * router.tsx. Search parameters are read leniently (a malformed one is absent) and bounded.
  */
-const tokenSearch = z.object({ token: z.string().max(200).optional().catch(undefined) });
 
 const checkoutRoute = createRoute({
   getParentRoute: () => rootRoute,

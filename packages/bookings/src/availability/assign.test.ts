@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { at, claims, requirement } from '../../test/availability.ts';
 import { assignResources } from './assign.ts';
 import { freeUnits, peakUnits, resourceLoad } from './capacity.ts';
-import { at, claims, requirement } from './test-support.ts';
 
 describe('assignResources (14.4)', () => {
   const freeOf = (free: Record<string, number>) => (id: string) => free[id] ?? 0;

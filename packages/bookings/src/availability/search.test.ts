@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { at, bookableService, claims, EVERY_DAY_ALL_DAY, requirement } from '../../test/availability.ts';
 import { type SlotSearch, searchSlots } from './search.ts';
-import { at, bookableService, claims, EVERY_DAY_ALL_DAY, requirement } from './test-support.ts';
 import { validateSearch } from './validate.ts';
 
 type SearchInput = Omit<SlotSearch, 'durationMinutes' | 'startsAt' | 'endsAt'> & {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { at, bookableService, requirement } from '../../test/availability.ts';
 import { unavailableReason } from './rules.ts';
 import { availabilitySearchRequestSchema } from './search-schemas.ts';
-import { at, bookableService, requirement } from './test-support.ts';
 import { intervalShapeIssues, selectionIssues, validateSearch } from './validate.ts';
 
 describe('availabilitySearchRequestSchema (14.8)', () => {

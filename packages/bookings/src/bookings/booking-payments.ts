@@ -1,10 +1,11 @@
-import { AppError, hashToken, newId, newToken } from '@commerce/core';
+import { hashToken, newId, newToken } from '@commerce/core';
 import type { Database, PaymentStatus } from '@commerce/db';
 import { customerLink } from '@commerce/notifications';
 import { recordSale, type SaleLineInput } from '@commerce/orders';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { BookingClockContext } from '../context.ts';
+import { lockBooking } from './lock-booking.ts';
 import { type BookingNotifyContext, bookingPaymentPath, formatLocalInstant } from './notify.ts';
 
 /**
@@ -49,18 +50,6 @@ export interface OwedPaymentAction {
  */
 export interface BookingPaymentCloseContext extends BookingClockContext {
   runPaymentActions?: (only: OwedPaymentAction) => Promise<unknown>;
-}
-
-async function lockBooking(trx: Kysely<Database>, organizationId: string, bookingId: string) {
-  const booking = await trx
-    .selectFrom('bookings')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', bookingId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!booking) throw AppError.notFound('Booking not found');
-  return booking;
 }
 
 /** `Kayak rental, March 14, 2026 at 10:00 AM to March 14, 2026 at 12:00 PM (Europe/Berlin)`, at most 500. */

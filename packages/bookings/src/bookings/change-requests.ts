@@ -5,7 +5,7 @@ import type { BookingRow } from './booking-read.ts';
 import { recordTransition } from './history.ts';
 import { type BookingNotifyContext, notifyBookingCustomer, notifyBookingMerchant } from './notify.ts';
 import { customerActionRefused } from './policy.ts';
-import { rescheduleBooking } from './transitions.ts';
+import { rescheduleBooking } from './transitions/reschedule-booking.ts';
 
 /**
  * A customer's or guest's change request (14.17): a `PENDING` request the

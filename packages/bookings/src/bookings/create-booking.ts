@@ -27,7 +27,7 @@ import { type BookingTax, type QuotedTax, quoteBookingTax, totalWithTax } from '
 import { historyEntry } from './history.ts';
 import type { CreateMerchantBookingInput } from './merchant-schemas.ts';
 import { notifyBookingCustomer } from './notify.ts';
-import { type BookingTransitionContext, writeAllocations } from './transitions.ts';
+import { type BookingTransitionContext, writeAllocations } from './transitions/transition-steps.ts';
 
 export const MERCHANT_BOOKING_CREATE_OPERATION = 'POST /merchant/bookings';
 

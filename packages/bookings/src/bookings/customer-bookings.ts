@@ -28,7 +28,8 @@ import {
   requireCustomerAction,
   resolveBookingPolicies,
 } from './policy.ts';
-import { cancelBooking, rescheduleBooking } from './transitions.ts';
+import { cancelBooking } from './transitions/cancel-booking.ts';
+import { rescheduleBooking } from './transitions/reschedule-booking.ts';
 
 /**
  * The customer account's and the guest link's booking use cases (14.17).

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { instantSchema, MAX_PARTY_SIZE, parseInstant } from '../availability/schemas.ts';
 import { deliveryInputSchema } from '../delivery/schemas.ts';
 import { BOOKING_STATUSES, bookingStatusSchema } from './booking-read.ts';
-import { MAX_ASSIGNEES } from './transitions.ts';
+
+/** The most users a booking is assigned to. */
+export const MAX_ASSIGNEES = 20;
 
 /** Inputs and list shapes of the merchant booking routes (14.16). */
 

@@ -9,7 +9,7 @@ import {
   lockBookingPaymentSessions,
   OPEN_SESSION_STATUSES,
 } from './booking-payments.ts';
-import { expireBooking } from './transitions.ts';
+import { expireBooking } from './transitions/expire-booking.ts';
 
 /**
  * The bookings jobs of 14.20. Each takes at most `batchSize` (500) rows a

@@ -80,7 +80,7 @@ export async function releaseClaims(
 }
 
 /** The resources an owner has unreleased claims on. */
-async function claimedResourceIds(
+export async function claimedResourceIds(
   db: Kysely<Database>,
   organizationId: string,
   owner: ClaimOwner,

@@ -21,6 +21,7 @@ import { type DeliverySnapshot, deliverySnapshotSchema, toDeliveryRead } from '.
 import { type PricePreview, priceBooking } from '../pricing/price.ts';
 import { serviceNotFound } from '../services/service-read.ts';
 import { formatInstant, toEpochMinutes } from '../time/zone.ts';
+import { findHold, holdNotFound } from './find-hold.ts';
 import { type CreateHoldInput, type HoldRead, MAX_ACTIVE_HOLDS } from './schemas.ts';
 
 export const HOLD_CREATE_OPERATION = 'POST /public/booking-holds';
@@ -85,7 +86,6 @@ function readDelivery(snapshot: Partial<HoldSnapshot>): DeliverySnapshot {
   };
 }
 
-const holdNotFound = () => AppError.notFound('Booking hold not found');
 const MS_PER_MINUTE = 60_000;
 
 function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
@@ -508,21 +508,6 @@ export async function createHold(
     throw error;
   });
   return { hold: outcome.body, replayed: outcome.replayed };
-}
-
-function findHold(
-  db: Kysely<Database>,
-  organizationId: string,
-  holdId: string,
-  options: { forUpdate?: boolean } = {},
-) {
-  return db
-    .selectFrom('booking_holds')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', holdId)
-    .$if(options.forUpdate === true, (qb) => qb.forUpdate())
-    .executeTakeFirst();
 }
 
 /**

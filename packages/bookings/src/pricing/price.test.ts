@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { at } from '../../test/availability.ts';
 import type { Pricing } from '../availability/schemas.ts';
-import { at } from '../availability/test-support.ts';
 import { type CheckoutTerms, depositFor, priceBooking } from './price.ts';
 
 const payNow: CheckoutTerms = { paymentMode: 'PAY_NOW' };

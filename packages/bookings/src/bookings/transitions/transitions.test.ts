@@ -4,27 +4,25 @@ import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import type { TaxProvider } from '@commerce/orders';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookingShop, EMAIL, insertBooking, liveClaimsOf } from '../../test/booking-factories.ts';
-import { minutesAfter } from '../../test/factories.ts';
-import { type DistanceProvider, sandboxDistanceProvider } from '../delivery/distance-provider.ts';
-import { parseDeliverySnapshot } from '../delivery/schemas.ts';
-import { createHold } from '../holds/holds.ts';
-import { createHoldInputSchema } from '../holds/schemas.ts';
-import { readBookingDetail } from './booking-read.ts';
-import { createMerchantBooking } from './create-booking.ts';
-import { assertBookingVisible, listMerchantBookings } from './merchant-access.ts';
-import { createMerchantBookingInputSchema, merchantBookingListQuerySchema } from './merchant-schemas.ts';
-import { isBookingAssignedTo } from './payment-link.ts';
-import {
-  approveBooking,
-  approveChangeRequest,
-  cancelBooking,
-  declineBooking,
-  declineChangeRequest,
-  rescheduleBooking,
-  setBookingAssignees,
-  type TransitionBy,
-} from './transitions.ts';
+import { bookingShop, EMAIL, insertBooking, liveClaimsOf } from '../../../test/booking-factories.ts';
+import { minutesAfter } from '../../../test/factories.ts';
+import { type DistanceProvider, sandboxDistanceProvider } from '../../delivery/distance-provider.ts';
+import { parseDeliverySnapshot } from '../../delivery/schemas.ts';
+import { createHold } from '../../holds/holds.ts';
+import { createHoldInputSchema } from '../../holds/schemas.ts';
+import { readBookingDetail } from '../booking-read.ts';
+import { createMerchantBooking } from '../create-booking.ts';
+import { assertBookingVisible, listMerchantBookings } from '../merchant-access.ts';
+import { createMerchantBookingInputSchema, merchantBookingListQuerySchema } from '../merchant-schemas.ts';
+import { isBookingAssignedTo } from '../payment-link.ts';
+import { approveBooking } from './approve-booking.ts';
+import { approveChangeRequest } from './approve-change-request.ts';
+import { cancelBooking } from './cancel-booking.ts';
+import { declineBooking } from './decline-booking.ts';
+import { declineChangeRequest } from './decline-change-request.ts';
+import { rescheduleBooking } from './reschedule-booking.ts';
+import { setBookingAssignees } from './set-booking-assignees.ts';
+import type { TransitionBy } from './transition-steps.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;

@@ -1,7 +1,7 @@
-import type { BookingRequirement } from './assign.ts';
-import type { ClaimArrays } from './capacity.ts';
-import type { BookableService } from './rules.ts';
-import { availabilityRulesSchema } from './schemas.ts';
+import type { BookingRequirement } from '../src/availability/assign.ts';
+import type { ClaimArrays } from '../src/availability/capacity.ts';
+import type { BookableService } from '../src/availability/rules.ts';
+import { availabilityRulesSchema } from '../src/availability/schemas.ts';
 
 /** Epoch minutes of an ISO 8601 instant. */
 export function at(iso: string): number {

@@ -1,4 +1,0 @@
-export * from './capacity-lock.ts';
-export * from './check-capacity.ts';
-export * from './claims.ts';
-export * from './live-claims.ts';
