@@ -1,7 +1,7 @@
 import type { Clock } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { Kysely, KyselyPlugin } from 'kysely';
-import type { ShippingWriteContext } from './schemas.ts';
+import type { ShippingWriteContext } from '../src/shipping/schemas.ts';
 
 let sequence = 0;
 

@@ -2,10 +2,10 @@ import type { Database, Item } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { ItemWriteContext } from './context.ts';
-import { createItem } from './create-item.ts';
-import type { ItemRead } from './item-read.ts';
-import { createItemInputSchema } from './schemas.ts';
+import type { ItemWriteContext } from '../src/items/context.ts';
+import { createItem } from '../src/items/create-item.ts';
+import type { ItemRead } from '../src/items/item-read.ts';
+import { createItemInputSchema } from '../src/items/schemas.ts';
 
 let sequence = 0;
 

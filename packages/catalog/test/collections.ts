@@ -1,7 +1,7 @@
 import { type Clock, newId } from '@commerce/core';
 import type { AuditLog, Database, Item, ItemStatus } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import type { CollectionContext } from './schemas.ts';
+import type { CollectionContext } from '../src/collections/schemas.ts';
 
 /** Test helpers of the collection and page services (not exported from the package). */
 

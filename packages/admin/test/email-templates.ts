@@ -3,8 +3,8 @@ import type { Clock } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { DeliveryContext, EmailMessage, EmailTransport } from '@commerce/notifications';
 import type { Kysely } from 'kysely';
-import type { EmailTemplateScope } from './email-template-read.ts';
-import type { EmailTemplateWriteScope } from './update-email-template.ts';
+import type { EmailTemplateScope } from '../src/email-templates/email-template-read.ts';
+import type { EmailTemplateWriteScope } from '../src/email-templates/update-email-template.ts';
 
 /** Test fixtures of the email-template services (not exported by the package). */
 

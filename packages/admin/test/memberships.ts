@@ -2,7 +2,7 @@ import { addMembership, type PermissionGroup, resolveMerchantUser } from '@comme
 import type { Clock } from '@commerce/core';
 import type { AuditLog, Database, Membership, MembershipRole } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import type { MembershipAdminContext } from './schemas.ts';
+import type { MembershipAdminContext } from '../src/memberships/schemas.ts';
 
 let sequence = 0;
 const next = () => {
