@@ -1,7 +1,7 @@
 import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
-import { upsertVerifiedCustomer } from './accounts/upsert-verified-customer.ts';
-import { createSession, type IssuedSession } from './sessions/sessions.ts';
+import { upsertVerifiedCustomer } from '../src/accounts/upsert-verified-customer.ts';
+import { createSession, type IssuedSession } from '../src/sessions/sessions.ts';
 
 /** For tests: the customer of `email` in the organization, signed in without an email round trip. */
 export async function signInForTest(

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openEmbeddedAtLatest } from './embedded-snapshot.ts';
-import { migrateToLatest } from './migrate.ts';
-import { type DatabaseHandle, openDatabase } from './open-database.ts';
+import { openEmbeddedAtLatest } from '../src/embedded-snapshot.ts';
+import { migrateToLatest } from '../src/migrate.ts';
+import { type DatabaseHandle, openDatabase } from '../src/open-database.ts';
 
 /**
  * An isolated, migrated database for one test file: an in-memory PGlite by
