@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/database.ts';
 import { recordAudit } from './audit.ts';
 import type { DatabaseHandle } from './open-database.ts';
 import { SCHEMA_COLUMNS } from './schema.ts';
-import { createTestDatabase } from './testing.ts';
 
 let handle: DatabaseHandle;
 

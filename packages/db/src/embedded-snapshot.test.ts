@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabaseKind } from '../test/database.ts';
 import { extractSnapshot, openEmbeddedAtLatest, snapshotKey, snapshotKeyOf } from './embedded-snapshot.ts';
 import { migrations } from './migrations/index.ts';
 import type { DatabaseHandle } from './open-database.ts';
-import { testDatabaseKind } from './testing.ts';
 
 // PGlite only: this is how a new embedded database is made. Each case pays one initdb at most.
 // Each of these runs PGlite's initdb and every migration at least once: seconds on an idle machine,

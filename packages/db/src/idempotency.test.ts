@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { AppError } from '@commerce/core';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKind } from '../test/database.ts';
 import {
   claimPaymentWebhookEvent,
   type IdempotencyRequest,
@@ -15,7 +16,6 @@ import {
 } from './idempotency.ts';
 import type { DatabaseHandle } from './open-database.ts';
 import type { Database } from './schema.ts';
-import { createTestDatabase, testDatabaseKind } from './testing.ts';
 
 let handle: DatabaseHandle;
 let db: Kysely<Database>;

@@ -1,8 +1,8 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseKind } from '../test/database.ts';
 import type { DatabaseHandle } from './open-database.ts';
 import { PREPARED_MARKER, prepared, statementName } from './prepared-statements.ts';
-import { createTestDatabase, testDatabaseKind } from './testing.ts';
 
 let handle: DatabaseHandle;
 

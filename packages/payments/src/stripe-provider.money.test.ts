@@ -1,8 +1,8 @@
 import { AppError, ManualClock } from '@commerce/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeStripe, startFakeStripe, stripeError } from '../test/fake-stripe.ts';
 import { fromStripeAmount, toStripeAmount } from './stripe-amounts.ts';
 import { createStripePaymentProvider } from './stripe-provider.ts';
-import { type FakeStripe, startFakeStripe, stripeError } from './testing/fake-stripe.ts';
 import { createPaymentEventBody, signWebhookPayload } from './webhooks.ts';
 
 const SECRET = 'whsec_stripe_money';

@@ -2,9 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError, ManualClock } from '@commerce/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { answerJson, type FakeStripe, startFakeStripe, stripeError } from '../test/fake-stripe.ts';
 import { WebhookSignatureError } from './provider.ts';
 import { createStripePaymentProvider, type StripeProviderOptions } from './stripe-provider.ts';
-import { answerJson, type FakeStripe, startFakeStripe, stripeError } from './testing/fake-stripe.ts';
 import { createPaymentEventBody, signWebhookPayload } from './webhooks.ts';
 
 let fake: FakeStripe;

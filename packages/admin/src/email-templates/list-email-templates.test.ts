@@ -3,7 +3,12 @@ import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { EMAIL_TEMPLATE_TYPES } from '@commerce/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countingQueries, createTemplateOrganization, readScope, writeScope } from './fixtures.ts';
+import {
+  countingQueries,
+  createTemplateOrganization,
+  readScope,
+  writeScope,
+} from '../../test/email-templates.ts';
 import { listEmailTemplates } from './list-email-templates.ts';
 import { updateEmailTemplate } from './update-email-template.ts';
 

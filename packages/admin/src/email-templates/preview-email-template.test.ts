@@ -2,7 +2,7 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemplateOrganization, readScope, writeScope } from './fixtures.ts';
+import { createTemplateOrganization, readScope, writeScope } from '../../test/email-templates.ts';
 import { previewEmailTemplate } from './preview-email-template.ts';
 import { updateEmailTemplate } from './update-email-template.ts';
 

@@ -8,7 +8,12 @@ import {
   TransientDeliveryError,
 } from '@commerce/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemplateOrganization, readScope, recordingTransport, writeScope } from './fixtures.ts';
+import {
+  createTemplateOrganization,
+  readScope,
+  recordingTransport,
+  writeScope,
+} from '../../test/email-templates.ts';
 import { type SendTestScope, sendTestEmailTemplate } from './send-test-email-template.ts';
 import { updateEmailTemplate } from './update-email-template.ts';
 

@@ -2,7 +2,7 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTemplateOrganization, writeScope } from './fixtures.ts';
+import { createTemplateOrganization, writeScope } from '../../test/email-templates.ts';
 import { updateEmailTemplate } from './update-email-template.ts';
 
 let handle: DatabaseHandle;

@@ -3,15 +3,15 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantMembership } from './grant-membership.ts';
-import { grantMembershipInputSchema } from './schemas.ts';
 import {
   auditRowsFor,
   createTestOrganization,
   outcomes,
   readMembershipById,
   rejectionOf,
-} from './test-support.ts';
+} from '../../test/memberships.ts';
+import { grantMembership } from './grant-membership.ts';
+import { grantMembershipInputSchema } from './schemas.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-11-24T09:00:00.000Z');

@@ -2,7 +2,6 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { updateMembershipInputSchema } from './schemas.ts';
 import {
   activeOwnerCount,
   auditRowsFor,
@@ -10,7 +9,8 @@ import {
   outcomes,
   readMembershipById,
   rejectionOf,
-} from './test-support.ts';
+} from '../../test/memberships.ts';
+import { updateMembershipInputSchema } from './schemas.ts';
 import { updateMembership } from './update-membership.ts';
 
 let handle: DatabaseHandle;

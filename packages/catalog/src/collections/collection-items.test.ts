@@ -2,15 +2,6 @@ import { ManualClock, pageQuerySchema } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { itemSchema } from '../items/item-read.ts';
-import { addCollectionItems } from './add-collection-items.ts';
-import { archiveCollection } from './archive-collection.ts';
-import { createCollection } from './create-collection.ts';
-import { getCollection } from './get-collection.ts';
-import { listCollectionItems } from './list-collection-items.ts';
-import { removeCollectionItem } from './remove-collection-item.ts';
-import { reorderCollectionItems } from './reorder-collection-items.ts';
-import { addCollectionItemsInputSchema } from './schemas.ts';
 import {
   auditRows,
   createTestShop,
@@ -20,7 +11,16 @@ import {
   outcomes,
   rejectionOf,
   type TestShop,
-} from './test-support.ts';
+} from '../../test/collections.ts';
+import { itemSchema } from '../items/item-read.ts';
+import { addCollectionItems } from './add-collection-items.ts';
+import { archiveCollection } from './archive-collection.ts';
+import { createCollection } from './create-collection.ts';
+import { getCollection } from './get-collection.ts';
+import { listCollectionItems } from './list-collection-items.ts';
+import { removeCollectionItem } from './remove-collection-item.ts';
+import { reorderCollectionItems } from './reorder-collection-items.ts';
+import { addCollectionItemsInputSchema } from './schemas.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-11-24T09:00:00.000Z');

@@ -2,6 +2,7 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditRows, createTestShop, outcomes, rejectionOf, type TestShop } from '../../test/collections.ts';
 import { archiveCollection, restoreCollection } from './archive-collection.ts';
 import { createCollection } from './create-collection.ts';
 import { getCollection } from './get-collection.ts';
@@ -14,7 +15,6 @@ import {
   collectionSchema,
   createCollectionInputSchema,
 } from './schemas.ts';
-import { auditRows, createTestShop, outcomes, rejectionOf, type TestShop } from './test-support.ts';
 import { updateCollection } from './update-collection.ts';
 
 let handle: DatabaseHandle;

@@ -2,6 +2,7 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestShop, insertItem, rejectionOf, type TestShop } from '../../test/collections.ts';
 import { publicItemSchema } from '../items/item-read.ts';
 import { addCollectionItems } from './add-collection-items.ts';
 import { archiveCollection, restoreCollection } from './archive-collection.ts';
@@ -18,7 +19,6 @@ import {
   publicCollectionListQuerySchema,
   publicCollectionSchema,
 } from './schemas.ts';
-import { createTestShop, insertItem, rejectionOf, type TestShop } from './test-support.ts';
 import { updateCollection } from './update-collection.ts';
 
 let handle: DatabaseHandle;

@@ -3,7 +3,7 @@ import type { Database, DatabaseHandle, Item } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertOrganization, itemContext, seedItem } from '../items/test-support.ts';
+import { insertOrganization, itemContext, seedItem } from '../../test/items.ts';
 import { decorateItems } from './decorate-items.ts';
 
 let handle: DatabaseHandle;

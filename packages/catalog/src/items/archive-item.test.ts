@@ -2,8 +2,8 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditsOf, insertOrganization, itemContext, itemRow, seedItem } from '../../test/items.ts';
 import { archiveItem, restoreItem } from './archive-item.ts';
-import { auditsOf, insertOrganization, itemContext, itemRow, seedItem } from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');

@@ -2,10 +2,10 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditsOf, insertOrganization, itemContext, itemRow, seedItem } from '../../test/items.ts';
 import { createItem } from './create-item.ts';
 import { getItem, getItemBySlug } from './get-item.ts';
 import { createItemInputSchema } from './schemas.ts';
-import { auditsOf, insertOrganization, itemContext, itemRow, seedItem } from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');

@@ -2,11 +2,11 @@ import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization } from '../../test/items.ts';
 import { SEARCH_HEAD_ROWS } from './decorated-item-page.ts';
 import { listItems } from './list-items.ts';
 import { listPublicItems } from './list-public-items.ts';
 import { itemListQuerySchema, publicItemListQuerySchema } from './schemas.ts';
-import { insertOrganization } from './test-support.ts';
 
 let handle: DatabaseHandle;
 let organizationId: string;

@@ -3,11 +3,11 @@ import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization, itemContext, seedItem } from '../../test/items.ts';
 import { archiveItem } from './archive-item.ts';
 import type { ItemRead } from './item-read.ts';
 import { listItems } from './list-items.ts';
 import { itemListQuerySchema } from './schemas.ts';
-import { insertOrganization, itemContext, seedItem } from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');

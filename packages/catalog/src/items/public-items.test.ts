@@ -2,13 +2,13 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertOrganization, itemContext, seedItem } from '../../test/items.ts';
 import { archiveItem } from './archive-item.ts';
 import { getItem } from './get-item.ts';
 import { getPublicItem } from './get-public-item.ts';
 import { listPublicItems } from './list-public-items.ts';
 import { resolvePublicItems } from './resolve-public-items.ts';
 import { publicItemListQuerySchema } from './schemas.ts';
-import { insertOrganization, itemContext, seedItem } from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');

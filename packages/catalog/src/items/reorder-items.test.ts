@@ -2,11 +2,11 @@ import { type AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditsOf, insertOrganization, itemContext, seedItem } from '../../test/items.ts';
 import { archiveItem } from './archive-item.ts';
 import { listItems } from './list-items.ts';
 import { reorderItems } from './reorder-items.ts';
 import { itemListQuerySchema } from './schemas.ts';
-import { auditsOf, insertOrganization, itemContext, seedItem } from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-05-01T09:00:00.000Z');

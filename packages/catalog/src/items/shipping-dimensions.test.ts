@@ -2,6 +2,7 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditsOf, insertOrganization, itemContext, seedItem } from '../../test/items.ts';
 import { addCollectionItems } from '../collections/add-collection-items.ts';
 import { createCollection } from '../collections/create-collection.ts';
 import { listPublicCollectionItems } from '../collections/public-collections.ts';
@@ -15,7 +16,6 @@ import { listPublicItems } from './list-public-items.ts';
 import { resolvePublicItems } from './resolve-public-items.ts';
 import { createItemInputSchema, publicItemListQuerySchema, updateItemChangesSchema } from './schemas.ts';
 import { SHIPPING_DIMENSION_FIELDS } from './shipping-dimensions.ts';
-import { auditsOf, insertOrganization, itemContext, seedItem } from './test-support.ts';
 import { updateItem } from './update-item.ts';
 
 let handle: DatabaseHandle;

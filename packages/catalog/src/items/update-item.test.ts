@@ -2,11 +2,11 @@ import { type AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditsOf, insertOrganization, itemContext, itemRow, seedItem } from '../../test/items.ts';
 import { archiveItem } from './archive-item.ts';
 import { createItem } from './create-item.ts';
 import { listItems } from './list-items.ts';
 import { itemListQuerySchema, updateItemChangesSchema } from './schemas.ts';
-import { auditsOf, insertOrganization, itemContext, itemRow, seedItem } from './test-support.ts';
 import { updateItem } from './update-item.ts';
 
 let handle: DatabaseHandle;

@@ -2,13 +2,7 @@ import { ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  auditRows,
-  createTestShop,
-  outcomes,
-  rejectionOf,
-  type TestShop,
-} from '../collections/test-support.ts';
+import { auditRows, createTestShop, outcomes, rejectionOf, type TestShop } from '../../test/collections.ts';
 import { archivePage, restorePage } from './archive-page.ts';
 import { createPage } from './create-page.ts';
 import { getPage } from './get-page.ts';

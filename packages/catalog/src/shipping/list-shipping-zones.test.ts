@@ -2,6 +2,7 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countingQueries, createShippingTenant } from '../../test/shipping.ts';
 import { archiveShippingRate, restoreShippingRate } from './archive-shipping-rate.ts';
 import { archiveShippingZone, restoreShippingZone } from './archive-shipping-zone.ts';
 import { createShippingRate } from './create-shipping-rate.ts';
@@ -9,7 +10,6 @@ import { createShippingZone } from './create-shipping-zone.ts';
 import { listPublicShippingZones } from './list-public-shipping-zones.ts';
 import { listShippingZones } from './list-shipping-zones.ts';
 import { publicShippingZoneListQuerySchema, shippingZoneListQuerySchema } from './schemas.ts';
-import { countingQueries, createShippingTenant } from './test-support.ts';
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-03T09:00:00.000Z');

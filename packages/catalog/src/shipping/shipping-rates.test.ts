@@ -2,6 +2,7 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShippingTenant } from '../../test/shipping.ts';
 import { archiveShippingRate, restoreShippingRate } from './archive-shipping-rate.ts';
 import { archiveShippingZone, restoreShippingZone } from './archive-shipping-zone.ts';
 import { createShippingRate } from './create-shipping-rate.ts';
@@ -9,7 +10,6 @@ import { createShippingZone } from './create-shipping-zone.ts';
 import { getShippingRate } from './get-shipping-rate.ts';
 import { getShippingZone } from './get-shipping-zone.ts';
 import { updateShippingRateInputSchema } from './schemas.ts';
-import { createShippingTenant } from './test-support.ts';
 import { updateShippingRate } from './update-shipping-rate.ts';
 
 let handle: DatabaseHandle;

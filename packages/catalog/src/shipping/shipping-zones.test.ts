@@ -2,12 +2,12 @@ import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase, testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShippingTenant } from '../../test/shipping.ts';
 import { archiveShippingZone, restoreShippingZone } from './archive-shipping-zone.ts';
 import { createShippingRate } from './create-shipping-rate.ts';
 import { createShippingZone } from './create-shipping-zone.ts';
 import { getShippingZone } from './get-shipping-zone.ts';
 import { createShippingZoneInputSchema, updateShippingZoneInputSchema } from './schemas.ts';
-import { createShippingTenant } from './test-support.ts';
 import { updateShippingZone } from './update-shipping-zone.ts';
 
 let handle: DatabaseHandle;

@@ -1,0 +1,1 @@
+export { signInForTest } from './factories.ts';

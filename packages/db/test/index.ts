@@ -1,0 +1,1 @@
+export { createTestDatabase, testDatabaseKind } from './database.ts';

@@ -1,0 +1,2 @@
+export type { FakeStripe } from './fake-stripe.ts';
+export { startFakeStripe } from './fake-stripe.ts';
