@@ -70,8 +70,9 @@ interface ClaimedRow {
  * goes through the worker's states: claimed (`for update skip locked`, then
  * PROCESSING with a lease and one more attempt; the lease is renewed while
  * the send runs, as the worker does), sent outside any transaction, then
- * DONE, or FAILED on any failure, its rendered payload cleared either way. It is never put back for a retry: the caller reports
- * the failure now, and a copy arriving later would surprise whoever retried.
+ * DONE, or FAILED on any failure, its rendered payload cleared either way.
+ * It is never put back for a retry: the caller reports the failure now, and
+ * a copy arriving later would surprise whoever retried.
  *
  * Throws AppError PROVIDER_ERROR (502) when the provider refused the message
  * for good (`PermanentDeliveryError`), PROVIDER_UNAVAILABLE (503) for any
