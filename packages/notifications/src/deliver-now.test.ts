@@ -1,8 +1,9 @@
 import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createNotificationsTestDatabase,
+  deferred,
   ORG_ID,
   readOutboxRow,
   recordingLogger,
@@ -252,3 +253,96 @@ describe('deliverOutboxRowNow', () => {
     expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 1 });
   });
 });
+
+describe('deliverOutboxRowNow leases', () => {
+  // Only the heartbeat's interval is faked: the clock is the ManualClock, and the database's own timers stay real.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('renews its 15 s lease while the send runs, so the worker never takes the row however long the send lasts', async () => {
+    const id = await queueTestEmail();
+    // Past the hold: only the lease keeps the worker away.
+    clock.advance(IMMEDIATE_DELIVERY_HOLD_MS);
+    const release = deferred();
+    const transport = recordingTransport(() => release.promise);
+    const delivery = deliverOutboxRowNow(
+      handle.db,
+      transport,
+      { organizationId: ORG_ID, outboxId: id },
+      clock,
+    );
+    await waitUntil(() => transport.sent.length === 1);
+    expect((await readOutboxRow(handle.db, id)).locked_until?.getTime()).toBe(clock.now().getTime() + 15_000);
+
+    const workerTransport = recordingTransport();
+    const worker = createOutboxWorker({ db: handle.db, transport: workerTransport, clock });
+    // 80 s of sending, longer than the old 60 s lease: a renewal every 5 s.
+    for (let tick = 0; tick < 16; tick++) {
+      clock.advance(5000);
+      await vi.advanceTimersByTimeAsync(5000);
+      await leaseEndsAt(id, clock.now().getTime() + 15_000);
+      expect((await worker.runOnce()).claimed).toBe(0);
+    }
+
+    release.resolve();
+    expect(await delivery).toMatchObject({ outboxId: id });
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({
+      status: 'DONE',
+      attempts: 1,
+      locked_until: null,
+    });
+    expect(workerTransport.sent).toHaveLength(0);
+    // Nothing is renewed once the send ended.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('leaves the row of a process that died mid-send to the worker 15 s after its last renewal', async () => {
+    const id = await queueTestEmail();
+    const hang = deferred();
+    const transport = recordingTransport(() => hang.promise);
+    const delivery = deliverOutboxRowNow(
+      handle.db,
+      transport,
+      { organizationId: ORG_ID, outboxId: id },
+      clock,
+    );
+    await waitUntil(() => transport.sent.length === 1);
+
+    // The process died: its heartbeat never runs again (the faked interval is not advanced).
+    const workerTransport = recordingTransport();
+    const worker = createOutboxWorker({ db: handle.db, transport: workerTransport, clock });
+    clock.advance(15_000);
+    expect((await worker.runOnce()).claimed).toBe(0);
+    clock.advance(1);
+    expect(await worker.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    // At least once: sent again by the worker, the row finished by its claim.
+    expect(workerTransport.callsById.get(id)).toBe(1);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2, payload: null });
+
+    // End the "dead" send so the test leaves nothing running; its outcome cannot overwrite the worker's.
+    hang.resolve();
+    await Promise.allSettled([delivery]);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2 });
+  });
+});
+
+/** Waits, without a timer, until the delivery under test has reached its transport. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 10_000 && !condition(); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!condition()) throw new Error('condition never became true');
+}
+
+/** Waits until the row's lease was renewed to end at `expected` (epoch milliseconds). */
+async function leaseEndsAt(id: string, expected: number): Promise<void> {
+  for (let turn = 0; turn < 1000; turn++) {
+    if ((await readOutboxRow(handle.db, id)).locked_until?.getTime() === expected) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`the lease was not renewed to ${new Date(expected).toISOString()}`);
+}

@@ -3,6 +3,7 @@ import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { EMAIL_OUTBOX_KIND, type EnqueueEmailInput, enqueueEmail } from './enqueue-email.ts';
 import { describeDeliveryFailure, isPermanentDeliveryError } from './errors.ts';
+import { createLeaseHeartbeat, DEFAULT_OUTBOX_LEASE_MS } from './outbox-lease.ts';
 import { storedMessageSchema, withTimeout } from './outbox-worker.ts';
 import { type DeliveryContext, type EmailTransport, type Logger, silentLogger } from './types.ts';
 
@@ -42,9 +43,11 @@ export async function enqueueEmailForImmediateDelivery(
 
 export interface DeliverNowOptions {
   logger?: Logger;
-  /** How long the claim is exclusive (as the worker's lease). */
+  /** How long the claim is exclusive unless renewed (as the worker's lease, default 15 s). */
   leaseMs?: number;
-  /** A send still running after this fails as unreachable. Shorter than the lease. */
+  /** Time between lease renewals while the send runs (default a third of `leaseMs`). */
+  heartbeatMs?: number;
+  /** A send still running after this fails as unreachable (default 20 s; may exceed the lease, which is renewed). */
   deliveryTimeoutMs?: number;
 }
 
@@ -65,10 +68,11 @@ interface ClaimedRow {
  * Delivers one PENDING outbox row at once, for an operation that must report
  * the outcome in its own response (an email template's send-test). The row
  * goes through the worker's states: claimed (`for update skip locked`, then
- * PROCESSING with a lease and one more attempt), sent outside any
- * transaction, then DONE, or FAILED on any failure, its rendered payload
- * cleared either way. It is never put back for a retry: the caller reports
- * the failure now, and a copy arriving later would surprise whoever retried.
+ * PROCESSING with a lease and one more attempt; the lease is renewed while
+ * the send runs, as the worker does), sent outside any transaction, then
+ * DONE, or FAILED on any failure, its rendered payload cleared either way.
+ * It is never put back for a retry: the caller reports the failure now, and
+ * a copy arriving later would surprise whoever retried.
  *
  * Throws AppError PROVIDER_ERROR (502) when the provider refused the message
  * for good (`PermanentDeliveryError`), PROVIDER_UNAVAILABLE (503) for any
@@ -82,15 +86,37 @@ export async function deliverOutboxRowNow(
   options: DeliverNowOptions = {},
 ): Promise<DeliverNowResult> {
   const logger = options.logger ?? silentLogger;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? DEFAULT_OUTBOX_LEASE_MS;
   const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 20_000;
-  if (!(deliveryTimeoutMs > 0 && deliveryTimeoutMs < leaseMs)) {
-    throw new Error('deliveryTimeoutMs must be positive and shorter than leaseMs');
-  }
+  if (!(deliveryTimeoutMs > 0)) throw new Error('deliveryTimeoutMs must be positive');
+  // Checks leaseMs and the interval before anything is claimed.
+  const heartbeat = createLeaseHeartbeat({
+    db,
+    clock,
+    leaseMs,
+    intervalMs: options.heartbeatMs ?? Math.floor(leaseMs / 3),
+    logger,
+  });
 
   const row = await claim(db, ref, new Date(clock.now().getTime() + leaseMs));
   // Another claim holds it, or it was delivered already: nothing this call may report as its own.
   if (!row) throw new Error('The outbox row is not pending');
+  heartbeat.hold(row);
+  try {
+    return await deliverClaimed(db, transport, row, clock, { logger, deliveryTimeoutMs });
+  } finally {
+    heartbeat.release(row);
+  }
+}
+
+async function deliverClaimed(
+  db: Kysely<Database>,
+  transport: EmailTransport,
+  row: ClaimedRow,
+  clock: Clock,
+  options: { logger: Logger; deliveryTimeoutMs: number },
+): Promise<DeliverNowResult> {
+  const { logger, deliveryTimeoutMs } = options;
 
   const logFields = {
     outboxId: row.id,

@@ -1,6 +1,7 @@
 import { ManualClock } from '@commerce/core';
-import type { DatabaseHandle } from '@commerce/db';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database, DatabaseHandle } from '@commerce/db';
+import type { Kysely, KyselyPlugin, QueryId } from 'kysely';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createNotificationsTestDatabase,
   deferred,
@@ -442,6 +443,206 @@ describe('outbox worker', () => {
     expect(() => createOutboxWorker({ db: handle.db, transport, concurrency: 0 })).toThrow(/concurrency/);
   });
 });
+
+describe('outbox leases', () => {
+  // Only the heartbeat's interval is faked: the clock is the ManualClock, and the database's own timers stay real.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('claims for 15 s by default, and a worker that died loses its rows 15 s after its last renewal', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const doomed = workerProcess(handle.db);
+    const hang = deferred();
+    const doomedTransport = recordingTransport(() => hang.promise);
+    const crashed = createOutboxWorker({ db: doomed.db, transport: doomedTransport, clock });
+    const crashedRun = crashed.runOnce();
+    await waitUntil(() => doomedTransport.sent.length === 1);
+    expect((await readOutboxRow(handle.db, id)).locked_until?.getTime()).toBe(clock.now().getTime() + 15_000);
+
+    // Alive for 20 s: a renewal every 5 s.
+    for (let tick = 0; tick < 4; tick++) await heartbeatTick(doomed, 5000);
+    expect((await readOutboxRow(handle.db, id)).locked_until?.getTime()).toBe(clock.now().getTime() + 15_000);
+
+    doomed.kill();
+    const transport = recordingTransport();
+    const rescuer = createOutboxWorker({ db: handle.db, transport, clock });
+    clock.advance(15_000);
+    // The dead worker's timers firing changes nothing: it can no longer reach the database.
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(await rescuer.runOnce()).toMatchObject({ claimed: 0 });
+    clock.advance(1);
+    expect(await rescuer.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    // At least once: the dead worker's send may or may not have reached the provider; the row is sent again.
+    expect(transport.callsById.get(id)).toBe(1);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2, payload: null });
+
+    hang.resolve();
+    expect(await crashedRun).toMatchObject({ claimed: 1, delivered: 0 });
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2 });
+  });
+
+  it('renews all of a live worker’s claims in one statement per tick, so a send longer than the lease keeps its rows', async () => {
+    const ids = [
+      await enqueueSignInEmail(handle.db, clock),
+      await enqueueSignInEmail(handle.db, clock),
+      await enqueueSignInEmail(handle.db, clock),
+    ];
+    const live = workerProcess(handle.db);
+    const release = deferred();
+    const slowTransport = recordingTransport(() => release.promise);
+    const worker = createOutboxWorker({ db: live.db, transport: slowTransport, clock, leaseMs: 15_000 });
+    const run = worker.runOnce();
+    await waitUntil(() => slowTransport.sent.length === 3);
+
+    const otherTransport = recordingTransport();
+    const other = createOutboxWorker({ db: handle.db, transport: otherTransport, clock, leaseMs: 15_000 });
+    // A minute of sending: four times the lease.
+    for (let tick = 0; tick < 12; tick++) {
+      const updatesBefore = live.updates;
+      expect(await heartbeatTick(live, 5000)).toBe(3);
+      expect(live.updates - updatesBefore).toBe(1);
+      expect(await other.runOnce()).toMatchObject({ claimed: 0 });
+    }
+    expect(otherTransport.sent).toHaveLength(0);
+
+    release.resolve();
+    expect(await run).toMatchObject({ claimed: 3, delivered: 3 });
+    for (const id of ids) {
+      expect(await readOutboxRow(handle.db, id)).toMatchObject({
+        status: 'DONE',
+        attempts: 1,
+        locked_until: null,
+      });
+    }
+    // Nothing is renewed once the deliveries ended.
+    expect(vi.getTimerCount()).toBe(0);
+    const updatesAfter = live.updates;
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(live.updates).toBe(updatesAfter);
+  });
+
+  it('never renews a row whose lease passed to another claim', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const stalled = workerProcess(handle.db);
+    const staleSend = deferred();
+    const staleTransport = recordingTransport(() => staleSend.promise);
+    const stale = createOutboxWorker({ db: stalled.db, transport: staleTransport, clock, leaseMs: 15_000 });
+    const staleRun = stale.runOnce();
+    await waitUntil(() => staleTransport.sent.length === 1);
+
+    // Its heartbeat does not run for longer than the lease (a stalled process): another worker claims the row.
+    clock.advance(15_001);
+    const freshSend = deferred();
+    const freshTransport = recordingTransport(() => freshSend.promise);
+    const live = workerProcess(handle.db);
+    const fresh = createOutboxWorker({ db: live.db, transport: freshTransport, clock, leaseMs: 10_000 });
+    const freshRun = fresh.runOnce();
+    await waitUntil(() => freshTransport.sent.length === 1);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'PROCESSING', attempts: 2 });
+
+    // Both heartbeats run: the fresh claim's at 3.3 s, the stale one's at 5 s, which renews nothing.
+    expect(await heartbeatTick(stalled, 5000, 5000, [live])).toBe(0);
+    expect(live.lastUpdatedRows).toBe(1);
+    const row = await readOutboxRow(handle.db, id);
+    expect(row.locked_until?.getTime()).toBe(clock.now().getTime() + 10_000);
+
+    staleSend.resolve();
+    expect(await staleRun).toMatchObject({ claimed: 1, delivered: 0 });
+    freshSend.resolve();
+    expect(await freshRun).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2 });
+  });
+
+  it('renews while start() delivers and stops renewing once stop() has waited for the sends', async () => {
+    const id = await enqueueSignInEmail(handle.db, clock);
+    const live = workerProcess(handle.db);
+    const release = deferred();
+    const transport = recordingTransport(() => release.promise);
+    const worker = createOutboxWorker({ db: live.db, transport, clock, pollIntervalMs: 3_600_000 });
+    worker.start();
+    await waitUntil(() => transport.sent.length === 1);
+    expect(await heartbeatTick(live, 5000)).toBe(1);
+
+    const stopped = worker.stop();
+    expect(await heartbeatTick(live, 5000)).toBe(1);
+    release.resolve();
+    await stopped;
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 1 });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('refuses a heartbeat that is not shorter than the lease', () => {
+    const transport = recordingTransport();
+    expect(() => createOutboxWorker({ db: handle.db, transport, leaseMs: 1000, heartbeatMs: 1000 })).toThrow(
+      /shorter than leaseMs/,
+    );
+  });
+});
+
+interface WorkerProcess {
+  /** The database as this worker process sees it. */
+  db: Kysely<Database>;
+  /** UPDATE statements it has run. */
+  updates: number;
+  /** Rows changed by its last UPDATE. */
+  lastUpdatedRows: number;
+  /** The process dies: every query it makes from now on fails. */
+  kill(): void;
+}
+
+function workerProcess(db: Kysely<Database>): WorkerProcess {
+  const updateIds = new Set<QueryId>();
+  let dead = false;
+  const plugin: KyselyPlugin = {
+    transformQuery(args) {
+      if (dead) throw new Error('the process is dead');
+      if (args.node.kind === 'UpdateQueryNode') updateIds.add(args.queryId);
+      return args.node;
+    },
+    async transformResult(args) {
+      if (updateIds.delete(args.queryId)) {
+        seen.updates += 1;
+        seen.lastUpdatedRows = Number(args.result.numAffectedRows ?? 0n);
+      }
+      return args.result;
+    },
+  };
+  const seen: WorkerProcess = {
+    db: db.withPlugin(plugin),
+    updates: 0,
+    lastUpdatedRows: 0,
+    kill() {
+      dead = true;
+    },
+  };
+  return seen;
+}
+
+/**
+ * Moves the clock by `clockMs` and the heartbeats' timers by `timersMs`, then
+ * waits until `worker` and each of `alsoWaitFor` ran one more UPDATE (their
+ * renewal); resolves to the rows `worker` renewed.
+ */
+async function heartbeatTick(
+  worker: WorkerProcess,
+  clockMs: number,
+  timersMs = clockMs,
+  alsoWaitFor: WorkerProcess[] = [],
+): Promise<number> {
+  const watched = [worker, ...alsoWaitFor].map((each) => ({ each, before: each.updates }));
+  const renewed = () => watched.every(({ each, before }) => each.updates > before);
+  clock.advance(clockMs);
+  await vi.advanceTimersByTimeAsync(timersMs);
+  for (let turn = 0; turn < 1000 && !renewed(); turn++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  if (!renewed()) throw new Error('no renewal ran');
+  return worker.lastUpdatedRows;
+}
 
 /** Counts the sends running at once and remembers the most. */
 function inFlightCounter(): { max: number; around(send: () => Promise<unknown>): Promise<void> } {

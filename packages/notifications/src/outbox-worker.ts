@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { EMAIL_OUTBOX_KIND } from './enqueue-email.ts';
 import { describeDeliveryFailure, isPermanentDeliveryError, TransientDeliveryError } from './errors.ts';
+import { createLeaseHeartbeat, DEFAULT_OUTBOX_LEASE_MS } from './outbox-lease.ts';
 import { type DeliveryContext, type EmailTransport, type Logger, silentLogger } from './types.ts';
 
 export interface OutboxWorkerOptions {
@@ -19,8 +20,15 @@ export interface OutboxWorkerOptions {
   concurrency?: number;
   /** Most rows one claim takes (default: `concurrency`). */
   batchSize?: number;
-  /** How long a claim is exclusive; a claim older than this is taken to be a crashed delivery. */
+  /**
+   * How long a claim is exclusive unless renewed (default 15 s). While this
+   * worker holds a claim it renews it every `heartbeatMs`, so only a claim
+   * whose worker stopped renewing (crashed, or cut off from the database)
+   * lapses and is claimed again.
+   */
   leaseMs?: number;
+  /** Time between lease renewals (default a third of `leaseMs`); shorter than `leaseMs`. */
+  heartbeatMs?: number;
   /** Deliveries tried, the first included, before a row is FAILED. */
   maxAttempts?: number;
   baseBackoffMs?: number;
@@ -28,7 +36,11 @@ export interface OutboxWorkerOptions {
   pollIntervalMs?: number;
   /** DONE and FAILED rows are deleted this long after they finished. */
   retentionDays?: number;
-  /** A send still running after this is abandoned as a transient failure. Must be shorter than the lease. */
+  /**
+   * A send still running after this is abandoned as a transient failure
+   * (default 30 s). It may be longer than the lease: the heartbeat renews the
+   * row until the delivery ends.
+   */
   deliveryTimeoutMs?: number;
   /** Least time between two prunes by this worker. */
   pruneIntervalMs?: number;
@@ -57,7 +69,10 @@ export interface OutboxWorker {
    * nothing due.
    */
   start(): void;
-  /** Stops claiming and waits for the deliveries in flight, so no claim is left to its lease. */
+  /**
+   * Stops claiming and waits for the deliveries in flight, so no claim is left
+   * to its lease; their leases are renewed until each ends.
+   */
   stop(): Promise<void>;
 }
 
@@ -108,7 +123,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const logger = options.logger ?? silentLogger;
   const concurrency = options.concurrency ?? 10;
   const batchSize = options.batchSize ?? concurrency;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? DEFAULT_OUTBOX_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? Math.floor(leaseMs / 3);
   const maxAttempts = options.maxAttempts ?? 8;
   const backoff = {
     baseBackoffMs: options.baseBackoffMs ?? 2000,
@@ -116,7 +132,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   };
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const retentionMs = (options.retentionDays ?? 7) * DAY_MS;
-  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? Math.floor(leaseMs / 2);
+  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 30_000;
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const random = options.random ?? Math.random;
 
@@ -129,13 +145,20 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new Error('maxAttempts must be a positive integer');
   }
-  if (!(deliveryTimeoutMs > 0 && deliveryTimeoutMs < leaseMs)) {
-    throw new Error('deliveryTimeoutMs must be positive and shorter than leaseMs');
-  }
+  if (!(deliveryTimeoutMs > 0)) throw new Error('deliveryTimeoutMs must be positive');
+  // Checks leaseMs and heartbeatMs.
+  const heartbeat = createLeaseHeartbeat({ db, clock, leaseMs, intervalMs: heartbeatMs, logger });
 
   let lastPruneAt: number | undefined;
 
+  /** Claims up to `limit` due rows; the heartbeat renews each until `settle` has finished with it. */
   async function claim(now: Date, limit: number): Promise<ClaimedRow[]> {
+    const claimed = await claimRows(now, limit);
+    for (const row of claimed) heartbeat.hold(row);
+    return claimed;
+  }
+
+  async function claimRows(now: Date, limit: number): Promise<ClaimedRow[]> {
     const leaseEnd = new Date(now.getTime() + leaseMs);
     return db.transaction().execute(async (trx) => {
       // Only `trx` in here: the embedded database is one connection, held by this transaction.
@@ -283,8 +306,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
 
   /**
    * Delivers one claimed row and records its outcome; undefined when the
-   * outcome could not be recorded (the row stays PROCESSING and its lease
-   * expiring hands it to a later claim).
+   * outcome could not be recorded (the row stays PROCESSING, is no longer
+   * renewed, and its lease expiring hands it to a later claim).
    */
   async function settle(row: ClaimedRow): Promise<Outcome | undefined> {
     try {
@@ -296,6 +319,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         'could not record the outcome of a delivery',
       );
       return undefined;
+    } finally {
+      heartbeat.release(row);
     }
   }
 
