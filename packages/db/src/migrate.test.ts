@@ -7,10 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import type { DatabaseHandle } from './open-database.ts';
-import { createTestDatabase } from './testing.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
