@@ -26,7 +26,7 @@ import { z } from 'zod';
 import type { ApiContext, CustomerIdentity } from '../../context.ts';
 import { customerEmailConfig } from '../../hosted-origin.ts';
 import { customerProcedure, router } from '../../trpc.ts';
-import { limitSignIn } from '../public/customer-auth.ts';
+import { limitSignIn } from '../public/customer-auth/sign-in.ts';
 
 const PROFILE_TAGS = ['Customer: profile'];
 const ADDRESS_TAGS = ['Customer: addresses'];

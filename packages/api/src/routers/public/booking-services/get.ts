@@ -1,0 +1,26 @@
+import { getPublicService, publicServiceSchema, serviceSlugInputSchema } from '@commerce/bookings';
+import { tenantProcedure } from '../../../trpc.ts';
+import { storeCurrency } from '../../merchant/booking-services.ts';
+import { PUBLIC_SERVICE, TAGS } from './docs.ts';
+
+export const getProcedure = tenantProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/public/booking-services/{slug}',
+      tags: TAGS,
+      summary: 'A storefront booking service by slug',
+      description: `${PUBLIC_SERVICE}\n\nA missing, draft, archived or other organization's service is \`404 RESOURCE_NOT_FOUND\`, the same answer for each.`,
+    },
+    rateLimit: 'public-read',
+  })
+  .input(serviceSlugInputSchema)
+  .output(publicServiceSchema)
+  .query(async ({ ctx, input }) =>
+    getPublicService(
+      ctx.db,
+      ctx.tenant.organizationId,
+      input.slug,
+      await storeCurrency(ctx, ctx.tenant.organizationId),
+    ),
+  );

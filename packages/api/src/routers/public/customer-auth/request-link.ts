@@ -1,0 +1,25 @@
+import { requestSignIn, requestSignInInputSchema, signInRequestedSchema } from '@commerce/customers';
+import { tenantProcedure } from '../../../trpc.ts';
+import { NEUTRAL, TAGS } from './docs.ts';
+import { challengeScope, limitSignIn } from './sign-in.ts';
+
+export const requestLinkProcedure = tenantProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/public/customer/auth/request-link',
+      tags: TAGS,
+      summary: 'Email a sign-in link with a fallback code',
+      description: [
+        'Body `{ email }`. Emails `{HOSTED_CHECKOUT_URL}/account/verify?token=l1_…` and a 6-digit fallback code; both work once, for 15 minutes, and either signs in through `POST /public/customer/auth/verify`.',
+        NEUTRAL,
+      ].join('\n\n'),
+    },
+    errors: ['RATE_LIMIT_EXCEEDED'],
+  })
+  .input(requestSignInInputSchema)
+  .output(signInRequestedSchema)
+  .mutation(async ({ ctx, input }) => {
+    await limitSignIn(ctx, ctx.tenant.organizationId, 'request', input.email);
+    return requestSignIn(ctx.db, challengeScope(ctx, ctx.tenant.organizationId), input, 'LINK');
+  });
