@@ -1,8 +1,8 @@
-import { customerAccountRouter } from './routers/customer/account.ts';
-import { customerActionsRouter } from './routers/customer/actions.ts';
-import { customerAuthRouter } from './routers/customer/auth.ts';
-import { customerBookingsRouter, guestBookingsRouter } from './routers/customer/bookings.ts';
-import { customerReturnsRouter } from './routers/customer/returns.ts';
+import { customerAccountRouter } from './routers/customer/account/index.ts';
+import { customerActionsRouter } from './routers/customer/actions/index.ts';
+import { customerAuthRouter } from './routers/customer/auth/index.ts';
+import { customerBookingsRouter, guestBookingsRouter } from './routers/customer/bookings/index.ts';
+import { customerReturnsRouter } from './routers/customer/returns/index.ts';
 import { merchantAuditLogsRouter } from './routers/merchant/audit-logs.ts';
 import { merchantAuthRouter } from './routers/merchant/auth.ts';
 import { merchantBookingPaymentLinksRouter } from './routers/merchant/booking-payment-links.ts';
