@@ -26,8 +26,8 @@ import { merchantShipmentCancellationsRouter } from './routers/merchant/shipment
 import { merchantShippingRouter } from './routers/merchant/shipping.ts';
 import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels.ts';
 import { merchantWarehouseOutputsRouter } from './routers/merchant/warehouse-outputs.ts';
-import { platformOrganizationsRouter } from './routers/platform/organizations.ts';
-import { platformSignupsRouter } from './routers/platform/signups.ts';
+import { platformOrganizationsRouter } from './routers/platform/organizations/index.ts';
+import { platformSignupsRouter } from './routers/platform/signups/index.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability/index.ts';
 import { publicBookingCheckoutRouter } from './routers/public/booking-checkout/index.ts';
 import { publicBookingHoldsRouter } from './routers/public/booking-holds/index.ts';
