@@ -1,0 +1,20 @@
+import { resourceActionInputSchema, resourceSchema, setResourceArchived } from '@commerce/bookings';
+import { merchantProcedureWith } from '../../../trpc.ts';
+import { TAGS } from './docs.ts';
+import { bookingWriteContext } from './resource-write-context.ts';
+
+export const archiveProcedure = merchantProcedureWith('catalog:write')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/booking-resources/{id}/archive',
+      tags: TAGS,
+      summary: 'Archive a resource',
+      description:
+        'No body. `status` becomes `ARCHIVED` and `archivedAt` is set: the resource leaves every pool for new claims; existing claims stay. Idempotent. Answers `201` with the resource. Audited as `booking_resource.archived` when something changed.',
+    },
+    successStatus: 201,
+  })
+  .input(resourceActionInputSchema)
+  .output(resourceSchema)
+  .mutation(({ ctx, input }) => setResourceArchived(ctx.db, bookingWriteContext(ctx), input.id, true));

@@ -1,0 +1,26 @@
+import { getService, serviceIdInputSchema, serviceSchema } from '@commerce/bookings';
+import { merchantProcedure } from '../../../trpc.ts';
+import { TAGS } from './docs.ts';
+import { storeCurrency } from './store-currency.ts';
+
+export const getProcedure = merchantProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/merchant/booking-services/{id}',
+      tags: TAGS,
+      summary: 'A booking service by id',
+      description:
+        'Open to any member; archived included. An unknown id, or one of another organization, is `404`.',
+    },
+  })
+  .input(serviceIdInputSchema)
+  .output(serviceSchema)
+  .query(async ({ ctx, input }) =>
+    getService(
+      ctx.db,
+      ctx.tenant.organizationId,
+      input.id,
+      await storeCurrency(ctx, ctx.tenant.organizationId),
+    ),
+  );

@@ -1,0 +1,19 @@
+import { archiveBoxPreset, boxPresetActionInputSchema, boxPresetSchema } from '@commerce/orders';
+import { operator, writeContext } from './box-preset-access.ts';
+import { TAGS } from './docs.ts';
+
+export const archiveProcedure = operator
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/shipping/box-presets/{id}/archive',
+      tags: TAGS,
+      summary: 'Archive a box preset',
+      description:
+        'No body. `archivedAt` is set: the preset is no longer recommended, and its name and its place under the limit are free. Idempotent: archiving an archived preset answers it unchanged. Answers `201` with the preset. Audited as `box_preset.archived` when it changes.',
+    },
+    successStatus: 201,
+  })
+  .input(boxPresetActionInputSchema)
+  .output(boxPresetSchema)
+  .mutation(({ ctx, input }) => archiveBoxPreset(ctx.db, writeContext(ctx), input.id));

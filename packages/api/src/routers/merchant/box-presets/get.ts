@@ -1,0 +1,18 @@
+import { boxPresetReadInputSchema, boxPresetSchema, getBoxPreset } from '@commerce/orders';
+import { merchantProcedure } from '../../../trpc.ts';
+import { TAGS } from './docs.ts';
+
+export const getProcedure = merchantProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/merchant/shipping/box-presets/{id}',
+      tags: TAGS,
+      summary: 'One box preset, archived or not',
+      description:
+        'Open to any member. An unknown id, or one of another organization, is `404 RESOURCE_NOT_FOUND`.',
+    },
+  })
+  .input(boxPresetReadInputSchema)
+  .output(boxPresetSchema)
+  .query(({ ctx, input }) => getBoxPreset(ctx.db, ctx.tenant.organizationId, input.id));

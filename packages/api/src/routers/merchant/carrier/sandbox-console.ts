@@ -1,0 +1,23 @@
+import { AppError } from '@commerce/core';
+import type { MerchantUser } from '@commerce/db';
+import { SANDBOX_CARRIER, type SandboxControlContext } from '@commerce/orders';
+import type { ApiContext } from '../../../context.ts';
+import { merchantProcedureFor } from '../../../trpc.ts';
+import { storeCurrency } from '../booking-services/store-currency.ts';
+
+/** Sandbox carrier control (13.10): Owner or Admin; Staff get 403 whatever their groups. */
+export const sandboxConsole = merchantProcedureFor('Owner', 'Admin');
+
+/** The console's context; 404 unless the configured carrier is the sandbox. */
+export async function sandboxContext(
+  ctx: ApiContext & { tenant: { organizationId: string }; merchantUser: MerchantUser },
+): Promise<SandboxControlContext> {
+  if (ctx.services.carrier.carrier !== SANDBOX_CARRIER) throw AppError.notFound();
+  return {
+    organizationId: ctx.tenant.organizationId,
+    actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+    at: ctx.clock.now(),
+    currency: await storeCurrency(ctx, ctx.tenant.organizationId),
+    startingBalanceInCents: ctx.config.carrier.sandboxStartingBalanceInCents,
+  };
+}

@@ -1,0 +1,20 @@
+import { archiveItem, itemSchema } from '@commerce/catalog';
+import { merchantProcedureWith } from '../../../trpc.ts';
+import { ITEMS } from './docs.ts';
+import { itemActionInputSchema, writeContext } from './item-inputs.ts';
+
+export const archiveProcedure = merchantProcedureWith('catalog:write')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/items/{id}/archive',
+      tags: ITEMS,
+      summary: 'Archive (soft-delete) an item',
+      description:
+        'No body. From any state: `status` becomes `ARCHIVED`, `archivedAt` is set and the prior status is kept in `metafields.__archivedFromStatus`. Archiving an archived item changes nothing (idempotent). Answers `201` with the item. Audited as `item.archived` when something changed.',
+    },
+    successStatus: 201,
+  })
+  .input(itemActionInputSchema)
+  .output(itemSchema)
+  .mutation(({ ctx, input }) => archiveItem(ctx.db, writeContext(ctx), input.id));

@@ -1,0 +1,20 @@
+import { restoreVariant, variantSchema } from '@commerce/catalog';
+import { merchantProcedureWith } from '../../../trpc.ts';
+import { VARIANTS } from './docs.ts';
+import { variantActionInputSchema, writeContext } from './item-inputs.ts';
+
+export const restoreVariantProcedure = merchantProcedureWith('catalog:write')
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/items/{itemId}/variants/{variantId}/restore',
+      tags: VARIANTS,
+      summary: 'Restore an archived variant',
+      description:
+        'No body. Clears `archivedAt`. Idempotent. Answers `201` with the variant. Audited as `variant.restored` when something changed.',
+    },
+    successStatus: 201,
+  })
+  .input(variantActionInputSchema)
+  .output(variantSchema)
+  .mutation(({ ctx, input }) => restoreVariant(ctx.db, writeContext(ctx), input.itemId, input.variantId));

@@ -1,0 +1,19 @@
+import { archivePage, cmsPageSchema, pageActionInputSchema } from '@commerce/catalog';
+import { TAGS } from './docs.ts';
+import { pageContext, writer } from './page-access.ts';
+
+export const archiveProcedure = writer()
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/pages/{id}/archive',
+      tags: TAGS,
+      summary: 'Archive a CMS page',
+      description:
+        'Soft delete: sets `archivedAt`; the page stops being served publicly at once. Idempotent: archiving an archived page answers it unchanged. Answers `201` with the page. Audited as `page.archived`.',
+    },
+    successStatus: 201,
+  })
+  .input(pageActionInputSchema)
+  .output(cmsPageSchema)
+  .mutation(({ ctx, input }) => archivePage(ctx.db, pageContext(ctx), input.id));

@@ -1,0 +1,18 @@
+import { approveReturn, returnIdInputSchema, returnSchema } from '@commerce/orders';
+import { MOVE, TAGS } from './docs.ts';
+import { operator, writeContext } from './return-access.ts';
+
+export const approveProcedure = operator
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/returns/{returnId}/approve',
+      tags: TAGS,
+      summary: 'Approve a requested return',
+      description: MOVE('No body. `REQUESTED` → `APPROVED`.', 'RETURN_APPROVED'),
+    },
+    errors: ['INVALID_STATE_TRANSITION'],
+  })
+  .input(returnIdInputSchema)
+  .output(returnSchema)
+  .mutation(({ ctx, input }) => approveReturn(ctx.db, writeContext(ctx), input));

@@ -1,0 +1,18 @@
+import { receiveReturn, returnIdInputSchema, returnSchema } from '@commerce/orders';
+import { MOVE, TAGS } from './docs.ts';
+import { operator, writeContext } from './return-access.ts';
+
+export const receiveProcedure = operator
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/returns/{returnId}/receive',
+      tags: TAGS,
+      summary: 'Mark the returned goods received',
+      description: MOVE('No body. `APPROVED` → `RECEIVED`.', 'RETURN_RECEIVED'),
+    },
+    errors: ['INVALID_STATE_TRANSITION'],
+  })
+  .input(returnIdInputSchema)
+  .output(returnSchema)
+  .mutation(({ ctx, input }) => receiveReturn(ctx.db, writeContext(ctx), input));

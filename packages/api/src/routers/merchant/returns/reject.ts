@@ -1,0 +1,21 @@
+import { rejectReturn, rejectReturnInputSchema, returnSchema } from '@commerce/orders';
+import { MOVE, TAGS } from './docs.ts';
+import { operator, writeContext } from './return-access.ts';
+
+export const rejectProcedure = operator
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/returns/{returnId}/reject',
+      tags: TAGS,
+      summary: 'Reject a return',
+      description: MOVE(
+        'Body `{ reason }` (1 to 500 characters, shown to the customer). `REQUESTED` or `APPROVED` → `REJECTED`; the quantities return to the order’s returnable quantities.',
+        'RETURN_REJECTED',
+      ),
+    },
+    errors: ['INVALID_STATE_TRANSITION'],
+  })
+  .input(rejectReturnInputSchema)
+  .output(returnSchema)
+  .mutation(({ ctx, input }) => rejectReturn(ctx.db, writeContext(ctx), input));

@@ -1,0 +1,19 @@
+import { moderateReview, reviewSchema } from '@commerce/catalog';
+import { TAGS } from './docs.ts';
+import { idInput, moderationScope, moderator } from './review-moderation.ts';
+
+export const rejectProcedure = moderator
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/reviews/{id}/reject',
+      tags: TAGS,
+      summary: 'Reject a pending review, or take a published one down',
+      description:
+        'PENDING or PUBLISHED → REJECTED; rejecting a rejected review changes nothing. Audited as `review.rejected`.',
+    },
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
+  .input(idInput)
+  .output(reviewSchema)
+  .mutation(({ ctx, input }) => moderateReview(ctx.db, moderationScope(ctx), input.id, 'reject'));

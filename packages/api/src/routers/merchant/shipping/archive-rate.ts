@@ -1,0 +1,19 @@
+import { archiveShippingRate, shippingRateIdInputSchema, shippingRateSchema } from '@commerce/catalog';
+import { TAGS } from './docs.ts';
+import { writeContext, writer } from './shipping-access.ts';
+
+export const archiveRateProcedure = writer
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/shipping/rates/{rateId}/archive',
+      tags: TAGS,
+      summary: 'Archive a shipping rate',
+      description:
+        'The rate leaves the public list at once. Idempotent: archiving an archived rate answers it unchanged. Audited as `shipping_rate.archived` when it changes.',
+    },
+    successStatus: 201,
+  })
+  .input(shippingRateIdInputSchema)
+  .output(shippingRateSchema)
+  .mutation(({ ctx, input }) => archiveShippingRate(ctx.db, writeContext(ctx), input.rateId));

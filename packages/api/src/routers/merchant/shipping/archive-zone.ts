@@ -1,0 +1,18 @@
+import { archiveShippingZone, shippingZoneIdInputSchema, shippingZoneSchema } from '@commerce/catalog';
+import { TAGS, ZONE_READ_NOTE } from './docs.ts';
+import { writeContext, writer } from './shipping-access.ts';
+
+export const archiveZoneProcedure = writer
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/shipping/zones/{id}/archive',
+      tags: TAGS,
+      summary: 'Archive a shipping zone',
+      description: `The zone and its rates leave the public list at once; the rates keep their own state. Idempotent: archiving an archived zone answers it unchanged. Audited as \`shipping_zone.archived\` when it changes. ${ZONE_READ_NOTE}`,
+    },
+    successStatus: 201,
+  })
+  .input(shippingZoneIdInputSchema)
+  .output(shippingZoneSchema)
+  .mutation(({ ctx, input }) => archiveShippingZone(ctx.db, writeContext(ctx), input.id));

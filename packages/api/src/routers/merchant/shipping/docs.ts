@@ -1,0 +1,6 @@
+/** OpenAPI text the area's procedures share. */
+
+export const TAGS = ['Merchant: shipping'];
+
+export const ZONE_READ_NOTE =
+  'The zone carries every one of its rates, archived ones included (with `archivedAt`), ordered by `sortOrder`, then `name`.';

@@ -1,0 +1,19 @@
+import { restoreShippingRate, shippingRateIdInputSchema, shippingRateSchema } from '@commerce/catalog';
+import { TAGS } from './docs.ts';
+import { writeContext, writer } from './shipping-access.ts';
+
+export const restoreRateProcedure = writer
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/shipping/rates/{rateId}/restore',
+      tags: TAGS,
+      summary: 'Restore an archived shipping rate',
+      description:
+        'Idempotent: restoring an active rate answers it unchanged. A rate of an archived zone can be restored; it shows publicly once its zone is restored. Audited as `shipping_rate.restored` when it changes.',
+    },
+    successStatus: 201,
+  })
+  .input(shippingRateIdInputSchema)
+  .output(shippingRateSchema)
+  .mutation(({ ctx, input }) => restoreShippingRate(ctx.db, writeContext(ctx), input.rateId));

@@ -1,0 +1,18 @@
+import { restoreShippingZone, shippingZoneIdInputSchema, shippingZoneSchema } from '@commerce/catalog';
+import { TAGS, ZONE_READ_NOTE } from './docs.ts';
+import { writeContext, writer } from './shipping-access.ts';
+
+export const restoreZoneProcedure = writer
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/merchant/shipping/zones/{id}/restore',
+      tags: TAGS,
+      summary: 'Restore an archived shipping zone',
+      description: `The zone shows publicly again with its active rates. Idempotent: restoring an active zone answers it unchanged. Audited as \`shipping_zone.restored\` when it changes. ${ZONE_READ_NOTE}`,
+    },
+    successStatus: 201,
+  })
+  .input(shippingZoneIdInputSchema)
+  .output(shippingZoneSchema)
+  .mutation(({ ctx, input }) => restoreShippingZone(ctx.db, writeContext(ctx), input.id));

@@ -1,0 +1,21 @@
+import { shippingRateSchema, updateShippingRate, updateShippingRateInputSchema } from '@commerce/catalog';
+import { TAGS } from './docs.ts';
+import { writeContext, writer } from './shipping-access.ts';
+
+export const updateRateProcedure = writer
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/merchant/shipping/rates/{rateId}',
+      tags: TAGS,
+      summary: 'Change a shipping rate',
+      description:
+        'Body: any of `name`, `priceInCents`, `minimumSubtotalInCents`, `estimatedDelivery`, `sortOrder`; `null` clears `minimumSubtotalInCents` or `estimatedDelivery`. Archived rates, and rates of archived zones, can be edited. Audited as `shipping_rate.updated` with the names of the changed fields; a change that changes nothing (or an empty body) records nothing.',
+    },
+  })
+  .input(updateShippingRateInputSchema)
+  .output(shippingRateSchema)
+  .mutation(({ ctx, input }) => {
+    const { rateId, ...changes } = input;
+    return updateShippingRate(ctx.db, writeContext(ctx), rateId, changes);
+  });

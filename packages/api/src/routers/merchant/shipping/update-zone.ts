@@ -1,0 +1,20 @@
+import { shippingZoneSchema, updateShippingZone, updateShippingZoneInputSchema } from '@commerce/catalog';
+import { TAGS, ZONE_READ_NOTE } from './docs.ts';
+import { writeContext, writer } from './shipping-access.ts';
+
+export const updateZoneProcedure = writer
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/merchant/shipping/zones/{id}',
+      tags: TAGS,
+      summary: 'Change a shipping zone',
+      description: `Body: any of \`name\`, \`countries\`, \`sortOrder\`. Sending \`countries\` replaces the whole list. Archived zones can be edited. Audited as \`shipping_zone.updated\` with the names of the changed fields; a change that changes nothing (or an empty body) records nothing. ${ZONE_READ_NOTE}`,
+    },
+  })
+  .input(updateShippingZoneInputSchema)
+  .output(shippingZoneSchema)
+  .mutation(({ ctx, input }) => {
+    const { id, ...changes } = input;
+    return updateShippingZone(ctx.db, writeContext(ctx), id, changes);
+  });

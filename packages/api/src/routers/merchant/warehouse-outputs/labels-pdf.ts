@@ -1,0 +1,77 @@
+import { AppError, isAppError } from '@commerce/core';
+import { fileStamp, streamLabelBatch, warehouseSelectionInputSchema } from '@commerce/orders';
+import { type RateLimitRule, rateLimitKey } from '@commerce/rate-limit';
+import type { ApiContext } from '../../../context.ts';
+import { assertRestSurface, type Download, downloadSchema } from '../../../download.ts';
+import { BASE, OPERATOR, SELECTION, TAGS } from './docs.ts';
+import { operator, warehouseContext } from './warehouse-access.ts';
+
+/**
+ * One labels batch at a time per organization, in every process (the rate-limit store): a lease of at
+ * most `durationSeconds`, given back when the batch's last byte is written (or the client goes away).
+ */
+const LABEL_BATCH_LEASE: RateLimitRule = { name: 'label-batch', points: 1, durationSeconds: 120 };
+
+/** What a refused batch is told to wait: a batch takes seconds, the lease's whole duration is its bound. */
+const LABEL_BATCH_RETRY_SECONDS = 5;
+
+/** Runs `chunks` under the organization's batch lease; 429 with Retry-After while another batch runs. */
+async function underBatchLease(
+  ctx: ApiContext,
+  organizationId: string,
+  chunks: () => AsyncIterable<Uint8Array>,
+): Promise<AsyncIterable<Uint8Array>> {
+  let release: () => Promise<void>;
+  try {
+    release = await ctx.services.rateLimiter.lease(LABEL_BATCH_LEASE, rateLimitKey([organizationId]));
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'RATE_LIMIT_EXCEEDED') throw error;
+    throw new AppError(
+      'RATE_LIMIT_EXCEEDED',
+      'A labels batch of this organization is being made; retry when it is done',
+      undefined,
+      { retryAfterSeconds: Math.min(error.retryAfterSeconds ?? 1, LABEL_BATCH_RETRY_SECONDS) },
+    );
+  }
+  return (async function* () {
+    try {
+      yield* chunks();
+    } finally {
+      await release();
+    }
+  })();
+}
+
+export const labelsPdfProcedure = operator
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: `${BASE}/labels-pdf`,
+      tags: TAGS,
+      summary: 'The stored labels of the selected fulfillments as one PDF',
+      description: [
+        `${OPERATOR} ${SELECTION}`,
+        'Each id must name a `READY` fulfillment with native `ACTIVE` postage, no open void, and a stored label that is safe: `application/pdf`, starting with `%PDF-`, matching its stored SHA-256, at most 2 MiB, loading without ignoring encryption, 1 to 4 pages. Otherwise `409 LABEL_BATCH_REJECTED`, `details.failures[{ fulfillmentId, reason }]` with `reason` `NOT_FOUND`, `NOT_READY`, `NO_NATIVE_POSTAGE` (none current, or external or legacy), `VOID_PENDING`, `LABEL_MISSING` or `LABEL_UNSAFE`: no partial PDF.',
+        '`200 application/pdf`, attachment `labels-<orgSlug>-<yyyymmddThhmmssZ>.pdf` (UTC): the labels’ pages in request order, copied into one new document; pages only (content, resources and page boxes: no annotations, actions, scripts or attachments). No carrier is called. Audited as `warehouse.labels_printed` (`count, fulfillmentIds`).',
+        'One batch at a time per organization: while one is being made (in any gateway process) another is `429 RATE_LIMIT_EXCEEDED` with `Retry-After` (at most 5 s). The PDF is streamed: every label is checked before the first byte (a refusal is still the `409`), then the pages are written label by label; a label removed meanwhile ends the download early (an incomplete file).',
+      ].join('\n\n'),
+    },
+    successStatus: 200,
+    download: { contentType: 'application/pdf' },
+    errors: ['LABEL_BATCH_REJECTED', 'RATE_LIMIT_EXCEEDED'],
+  })
+  .input(warehouseSelectionInputSchema)
+  .output(downloadSchema)
+  .mutation(async ({ ctx, input }): Promise<Download> => {
+    assertRestSurface(ctx);
+    const context = warehouseContext(ctx);
+    const chunks = await underBatchLease(ctx, context.organizationId, () =>
+      streamLabelBatch(ctx.db, context, input),
+    );
+    return {
+      kind: 'download',
+      contentType: 'application/pdf',
+      filename: `labels-${ctx.tenant.slug}-${fileStamp(context.at)}.pdf`,
+      chunks,
+    };
+  });
