@@ -1,6 +1,7 @@
 import { paymentLinkPathSchema, paymentLinkSchema, sendBookingPaymentLink } from '@commerce/bookings';
 import { customerEmailConfig } from '../../../hosted-origin.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { merchantActor } from '../../../write-context.ts';
 
 const TAGS = ['Merchant: bookings'];
 
@@ -28,7 +29,7 @@ export const sendProcedure = merchantProcedureWith('bookings:manage')
         organizationId: ctx.tenant.organizationId,
         at: ctx.clock.now(),
         email: customerEmailConfig(ctx),
-        actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+        actor: merchantActor(ctx),
         sentByMerchant: true,
         staffUserId: ctx.membership.role === 'Staff' ? ctx.merchantUser.id : null,
       },

@@ -1,7 +1,7 @@
 import { addBlackout, blackoutInputSchema, blackoutSchema } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { bookingWriteContext } from './resource-write-context.ts';
 
 export const addBlackoutProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -20,4 +20,4 @@ export const addBlackoutProcedure = merchantProcedureWith('catalog:write')
   })
   .input(blackoutInputSchema)
   .output(blackoutSchema)
-  .mutation(({ ctx, input }) => addBlackout(ctx.db, bookingWriteContext(ctx), input));
+  .mutation(({ ctx, input }) => addBlackout(ctx.db, writeContext(ctx), input));

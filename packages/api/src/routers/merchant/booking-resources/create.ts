@@ -1,7 +1,7 @@
 import { createResource, createResourceInputSchema, resourceSchema } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { RESOURCE_BODY, TAGS } from './docs.ts';
-import { bookingWriteContext } from './resource-write-context.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -16,4 +16,4 @@ export const createProcedure = merchantProcedureWith('catalog:write')
   })
   .input(createResourceInputSchema)
   .output(resourceSchema)
-  .mutation(({ ctx, input }) => createResource(ctx.db, bookingWriteContext(ctx), input));
+  .mutation(({ ctx, input }) => createResource(ctx.db, writeContext(ctx), input));

@@ -1,8 +1,8 @@
 import { blackoutPathInputSchema, removeBlackout } from '@commerce/bookings';
 import { z } from 'zod';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { bookingWriteContext } from './resource-write-context.ts';
 
 export const removeBlackoutProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -20,5 +20,5 @@ export const removeBlackoutProcedure = merchantProcedureWith('catalog:write')
   .input(blackoutPathInputSchema)
   .output(z.void())
   .mutation(async ({ ctx, input }) => {
-    await removeBlackout(ctx.db, bookingWriteContext(ctx), input.id, input.blackoutId);
+    await removeBlackout(ctx.db, writeContext(ctx), input.id, input.blackoutId);
   });

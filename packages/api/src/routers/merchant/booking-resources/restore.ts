@@ -1,7 +1,7 @@
 import { resourceActionInputSchema, resourceSchema, setResourceArchived } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { bookingWriteContext } from './resource-write-context.ts';
 
 export const restoreProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -17,4 +17,4 @@ export const restoreProcedure = merchantProcedureWith('catalog:write')
   })
   .input(resourceActionInputSchema)
   .output(resourceSchema)
-  .mutation(({ ctx, input }) => setResourceArchived(ctx.db, bookingWriteContext(ctx), input.id, false));
+  .mutation(({ ctx, input }) => setResourceArchived(ctx.db, writeContext(ctx), input.id, false));

@@ -1,7 +1,7 @@
 import { resourceSchema, updateResource, updateResourceInputSchema } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { RESOURCE_BODY, TAGS } from './docs.ts';
-import { bookingWriteContext } from './resource-write-context.ts';
 
 export const updateProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -22,5 +22,5 @@ export const updateProcedure = merchantProcedureWith('catalog:write')
   .output(resourceSchema)
   .mutation(({ ctx, input }) => {
     const { id, ...changes } = input;
-    return updateResource(ctx.db, bookingWriteContext(ctx), id, changes);
+    return updateResource(ctx.db, writeContext(ctx), id, changes);
   });

@@ -1,8 +1,8 @@
 import { createService, createServiceInputSchema, serviceSchema } from '@commerce/bookings';
+import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
-import { bookingWriteContext } from '../booking-resources/resource-write-context.ts';
+import { writeContext } from '../../../write-context.ts';
 import { SERVICE_BODY, TAGS } from './docs.ts';
-import { storeCurrency } from './store-currency.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -19,7 +19,7 @@ export const createProcedure = merchantProcedureWith('catalog:write')
   .input(createServiceInputSchema)
   .output(serviceSchema)
   .mutation(async ({ ctx, input }) =>
-    createService(ctx.db, bookingWriteContext(ctx), input, {
+    createService(ctx.db, writeContext(ctx), input, {
       currency: await storeCurrency(ctx, ctx.tenant.organizationId),
     }),
   );

@@ -1,7 +1,7 @@
 import { getService, serviceIdInputSchema, serviceSchema } from '@commerce/bookings';
+import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedure } from '../../../trpc.ts';
 import { TAGS } from './docs.ts';
-import { storeCurrency } from './store-currency.ts';
 
 export const getProcedure = merchantProcedure
   .meta({

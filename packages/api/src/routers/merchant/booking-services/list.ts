@@ -1,8 +1,8 @@
 import { listServices, serviceListQuerySchema, serviceSchema } from '@commerce/bookings';
 import { pageSchema } from '@commerce/core';
+import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedure } from '../../../trpc.ts';
 import { TAGS } from './docs.ts';
-import { storeCurrency } from './store-currency.ts';
 
 export const listProcedure = merchantProcedure
   .meta({

@@ -1,8 +1,8 @@
 import { restoreService, serviceActionInputSchema, serviceSchema } from '@commerce/bookings';
+import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
-import { bookingWriteContext } from '../booking-resources/resource-write-context.ts';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { storeCurrency } from './store-currency.ts';
 
 export const restoreProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -19,7 +19,7 @@ export const restoreProcedure = merchantProcedureWith('catalog:write')
   .input(serviceActionInputSchema)
   .output(serviceSchema)
   .mutation(async ({ ctx, input }) =>
-    restoreService(ctx.db, bookingWriteContext(ctx), input.id, {
+    restoreService(ctx.db, writeContext(ctx), input.id, {
       currency: await storeCurrency(ctx, ctx.tenant.organizationId),
     }),
   );

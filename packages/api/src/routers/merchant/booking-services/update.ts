@@ -1,8 +1,8 @@
 import { serviceSchema, updateService, updateServiceInputSchema } from '@commerce/bookings';
+import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
-import { bookingWriteContext } from '../booking-resources/resource-write-context.ts';
+import { writeContext } from '../../../write-context.ts';
 import { SERVICE_BODY, TAGS } from './docs.ts';
-import { storeCurrency } from './store-currency.ts';
 
 export const updateProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -23,7 +23,7 @@ export const updateProcedure = merchantProcedureWith('catalog:write')
   .output(serviceSchema)
   .mutation(async ({ ctx, input }) => {
     const { id, ...changes } = input;
-    return updateService(ctx.db, bookingWriteContext(ctx), id, changes, {
+    return updateService(ctx.db, writeContext(ctx), id, changes, {
       currency: await storeCurrency(ctx, ctx.tenant.organizationId),
     });
   });

@@ -8,18 +8,12 @@ import {
   type TransitionBy,
 } from '@commerce/bookings';
 import { AppError } from '@commerce/core';
-import {
-  type Database,
-  IDEMPOTENT_REPLAYED_HEADER,
-  type Membership,
-  type MerchantUser,
-  readIdempotencyKey,
-  withIdempotency,
-} from '@commerce/db';
+import { type Database, type Membership, type MerchantUser, readIdempotencyKey } from '@commerce/db';
 import { runPaymentActions } from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import type { ApiContext } from '../../../context.ts';
 import { customerEmailConfig } from '../../../hosted-origin.ts';
+import { type Committed, idempotentBookingMutation, runAfterCommit } from '../../../idempotent-mutation.ts';
 
 export type MerchantCtx = ApiContext & {
   tenant: { organizationId: string };
@@ -46,7 +40,7 @@ export function bookingTransitionContext(ctx: MerchantCtx): BookingTransitionCon
   };
 }
 
-/** 14.2: Owners and Admins see every booking; Staff only those assigned to them. */
+/** Owners and Admins see every booking; Staff only those assigned to them. */
 export function bookingViewer(ctx: MerchantCtx): BookingViewer {
   return ctx.membership.role === 'Staff'
     ? { scope: 'ASSIGNED', userId: ctx.merchantUser.id }
@@ -66,12 +60,10 @@ export async function detailOrNotFound(db: Kysely<Database>, ctx: BookingTransit
 export type Work = (trx: Kysely<Database>, bookingCtx: BookingTransitionContext) => Promise<unknown>;
 
 /**
- * Runs one merchant mutation of a booking the member may see (else the
- * neutral 404): in a READ COMMITTED transaction retried on deadlock (14.19),
- * under the optional `x-idempotency-key` (14.10) whose replay reads the
- * booking fresh; after the commit, the transition's after-commit work (a
- * provider call) runs, its failure logged: the payment module owes it.
- * Answers the merchant detail.
+ * Runs one merchant mutation of a booking the member may see (else the neutral 404): in a READ
+ * COMMITTED transaction retried on deadlock, or under the optional `x-idempotency-key` whose
+ * replay reads the booking fresh; after the commit, the transition's after-commit work (a provider
+ * call) runs, its failure logged: the payment module owes it. Answers the merchant detail.
  */
 export async function mutateBooking(
   ctx: MerchantCtx,
@@ -80,43 +72,33 @@ export async function mutateBooking(
 ): Promise<MerchantBookingDetail> {
   const bookingCtx = bookingTransitionContext(ctx);
   await assertBookingVisible(ctx.db, bookingCtx.organizationId, request.id, bookingViewer(ctx));
-  let afterCommit: (() => Promise<void>) | undefined;
-  const run = async (trx: Kysely<Database>) => {
+  const run = async (trx: Kysely<Database>): Promise<Committed<MerchantBookingDetail>> => {
     const outcome = await work(trx, bookingCtx);
     const after = (outcome as { afterCommit?: () => Promise<void> } | undefined)?.afterCommit;
-    afterCommit = typeof after === 'function' ? after : undefined;
-    return detailOrNotFound(trx, bookingCtx, request.id);
+    return {
+      body: await detailOrNotFound(trx, bookingCtx, request.id),
+      afterCommit: typeof after === 'function' ? after : undefined,
+    };
   };
   const key = readIdempotencyKey(ctx.request.headers);
-  let detail: MerchantBookingDetail;
-  if (key === undefined) {
-    detail = await retryOnAbort(() => ctx.db.transaction().setIsolationLevel('read committed').execute(run));
-  } else {
-    const outcome = await retryOnAbort(() =>
-      withIdempotency<MerchantBookingDetail>(
-        ctx.db,
-        {
-          organizationId: bookingCtx.organizationId,
-          operation: request.operation,
-          key,
-          intent: { params: { id: request.id }, body: request.body },
-          retention: 'standard',
-          now: bookingCtx.at,
-        },
-        async (trx) => ({ status: 200, body: await run(trx) }),
-        { fromRecord: (trx) => detailOrNotFound(trx, bookingCtx, request.id) },
-      ),
+  if (key !== undefined) {
+    return idempotentBookingMutation(
+      ctx,
+      {
+        organizationId: bookingCtx.organizationId,
+        operation: request.operation,
+        key,
+        bookingId: request.id,
+        body: request.body,
+        at: bookingCtx.at,
+      },
+      run,
+      (trx) => detailOrNotFound(trx, bookingCtx, request.id),
     );
-    if (outcome.replayed) {
-      ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      afterCommit = undefined;
-    }
-    detail = outcome.body;
   }
-  if (afterCommit) {
-    await afterCommit().catch((error: unknown) => {
-      ctx.services.logger?.error({ err: error, bookingId: request.id }, 'booking after-commit work failed');
-    });
-  }
-  return detail;
+  const committed = await retryOnAbort(() =>
+    ctx.db.transaction().setIsolationLevel('read committed').execute(run),
+  );
+  await runAfterCommit(ctx, committed.afterCommit, request.id);
+  return committed.body;
 }

@@ -7,6 +7,7 @@ import {
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '@commerce/db';
 import { taxProviderFor } from '@commerce/orders';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { merchantActor } from '../../../write-context.ts';
 import { bookingTransitionContext } from './booking-mutation.ts';
 import { TAGS } from './docs.ts';
 
@@ -45,7 +46,7 @@ export const createProcedure = merchantProcedureWith('bookings:manage')
     const { booking, replayed } = await createMerchantBooking(ctx.db, bookingTransitionContext(ctx), input, {
       currency: checkoutSettings.currency,
       idempotencyKey,
-      actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+      actor: merchantActor(ctx),
       distance: ctx.services.distance,
       tax: {
         provider: taxProviderFor(ctx.config.checkout.taxProvider),

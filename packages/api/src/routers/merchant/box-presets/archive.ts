@@ -1,5 +1,6 @@
 import { archiveBoxPreset, boxPresetActionInputSchema, boxPresetSchema } from '@commerce/orders';
-import { operator, writeContext } from './box-preset-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { operator } from './box-preset-access.ts';
 import { TAGS } from './docs.ts';
 
 export const archiveProcedure = operator

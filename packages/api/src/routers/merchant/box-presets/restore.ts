@@ -1,5 +1,6 @@
 import { boxPresetActionInputSchema, boxPresetSchema, restoreBoxPreset } from '@commerce/orders';
-import { operator, writeContext } from './box-preset-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { operator } from './box-preset-access.ts';
 import { LIMIT_NOTE, TAGS } from './docs.ts';
 
 export const restoreProcedure = operator

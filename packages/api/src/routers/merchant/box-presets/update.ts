@@ -1,5 +1,6 @@
 import { boxPresetSchema, updateBoxPreset, updateBoxPresetInputSchema } from '@commerce/orders';
-import { operator, writeContext } from './box-preset-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { operator } from './box-preset-access.ts';
 import { PRESET_BODY, TAGS } from './docs.ts';
 
 export const updateProcedure = operator

@@ -1,7 +1,7 @@
 import { postageBalanceSchema, readPostageBalance } from '@commerce/orders';
 import { z } from 'zod';
+import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedure } from '../../../trpc.ts';
-import { storeCurrency } from '../booking-services/store-currency.ts';
 import { TAGS } from './docs.ts';
 
 export const postageBalanceProcedure = merchantProcedure

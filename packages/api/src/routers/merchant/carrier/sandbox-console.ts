@@ -2,8 +2,9 @@ import { AppError } from '@commerce/core';
 import type { MerchantUser } from '@commerce/db';
 import { SANDBOX_CARRIER, type SandboxControlContext } from '@commerce/orders';
 import type { ApiContext } from '../../../context.ts';
+import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedureFor } from '../../../trpc.ts';
-import { storeCurrency } from '../booking-services/store-currency.ts';
+import { writeContext } from '../../../write-context.ts';
 
 /** Sandbox carrier control (13.10): Owner or Admin; Staff get 403 whatever their groups. */
 export const sandboxConsole = merchantProcedureFor('Owner', 'Admin');
@@ -14,9 +15,7 @@ export async function sandboxContext(
 ): Promise<SandboxControlContext> {
   if (ctx.services.carrier.carrier !== SANDBOX_CARRIER) throw AppError.notFound();
   return {
-    organizationId: ctx.tenant.organizationId,
-    actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
-    at: ctx.clock.now(),
+    ...writeContext(ctx),
     currency: await storeCurrency(ctx, ctx.tenant.organizationId),
     startingBalanceInCents: ctx.config.carrier.sandboxStartingBalanceInCents,
   };

@@ -3,7 +3,8 @@ import {
   addCollectionItemsInputSchema,
   collectionItemsAddedSchema,
 } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { TAGS } from './docs.ts';
 
 export const addItemsProcedure = writer()
@@ -22,4 +23,4 @@ export const addItemsProcedure = writer()
   })
   .input(addCollectionItemsInputSchema)
   .output(collectionItemsAddedSchema)
-  .mutation(({ ctx, input }) => addCollectionItems(ctx.db, collectionContext(ctx), input.id, input.itemIds));
+  .mutation(({ ctx, input }) => addCollectionItems(ctx.db, writeContext(ctx), input.id, input.itemIds));

@@ -1,5 +1,6 @@
 import { archiveCollection, collectionActionInputSchema, collectionSchema } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { TAGS } from './docs.ts';
 
 export const archiveProcedure = writer()
@@ -16,4 +17,4 @@ export const archiveProcedure = writer()
   })
   .input(collectionActionInputSchema)
   .output(collectionSchema)
-  .mutation(({ ctx, input }) => archiveCollection(ctx.db, collectionContext(ctx), input.id));
+  .mutation(({ ctx, input }) => archiveCollection(ctx.db, writeContext(ctx), input.id));

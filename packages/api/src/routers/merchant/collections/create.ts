@@ -1,5 +1,6 @@
 import { collectionSchema, createCollection, createCollectionInputSchema } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { SLUG_RULE, TAGS } from './docs.ts';
 
 export const createProcedure = writer()
@@ -20,4 +21,4 @@ export const createProcedure = writer()
   })
   .input(createCollectionInputSchema)
   .output(collectionSchema)
-  .mutation(({ ctx, input }) => createCollection(ctx.db, collectionContext(ctx), input));
+  .mutation(({ ctx, input }) => createCollection(ctx.db, writeContext(ctx), input));

@@ -3,7 +3,8 @@ import {
   removeCollectionItem,
   removeCollectionItemInputSchema,
 } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { TAGS } from './docs.ts';
 
 export const removeItemProcedure = writer()
@@ -19,4 +20,4 @@ export const removeItemProcedure = writer()
   })
   .input(removeCollectionItemInputSchema)
   .output(collectionItemRemovalSchema)
-  .mutation(({ ctx, input }) => removeCollectionItem(ctx.db, collectionContext(ctx), input.id, input.itemId));
+  .mutation(({ ctx, input }) => removeCollectionItem(ctx.db, writeContext(ctx), input.id, input.itemId));

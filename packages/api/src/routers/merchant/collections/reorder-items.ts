@@ -3,7 +3,8 @@ import {
   reorderCollectionItems,
   reorderCollectionItemsInputSchema,
 } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { TAGS } from './docs.ts';
 
 export const reorderItemsProcedure = writer()
@@ -19,6 +20,4 @@ export const reorderItemsProcedure = writer()
   })
   .input(reorderCollectionItemsInputSchema)
   .output(collectionItemOrderSchema)
-  .mutation(({ ctx, input }) =>
-    reorderCollectionItems(ctx.db, collectionContext(ctx), input.id, input.itemIds),
-  );
+  .mutation(({ ctx, input }) => reorderCollectionItems(ctx.db, writeContext(ctx), input.id, input.itemIds));

@@ -1,5 +1,6 @@
 import { collectionOrderSchema, reorderCollections, reorderCollectionsInputSchema } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { TAGS } from './docs.ts';
 
 export const reorderProcedure = writer()
@@ -15,4 +16,4 @@ export const reorderProcedure = writer()
   })
   .input(reorderCollectionsInputSchema)
   .output(collectionOrderSchema)
-  .mutation(({ ctx, input }) => reorderCollections(ctx.db, collectionContext(ctx), input.orderedIds));
+  .mutation(({ ctx, input }) => reorderCollections(ctx.db, writeContext(ctx), input.orderedIds));

@@ -1,5 +1,6 @@
 import { collectionActionInputSchema, collectionSchema, restoreCollection } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { TAGS } from './docs.ts';
 
 export const restoreProcedure = writer()
@@ -16,4 +17,4 @@ export const restoreProcedure = writer()
   })
   .input(collectionActionInputSchema)
   .output(collectionSchema)
-  .mutation(({ ctx, input }) => restoreCollection(ctx.db, collectionContext(ctx), input.id));
+  .mutation(({ ctx, input }) => restoreCollection(ctx.db, writeContext(ctx), input.id));

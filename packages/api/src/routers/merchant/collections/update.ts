@@ -1,5 +1,6 @@
 import { collectionSchema, updateCollection, updateCollectionInputSchema } from '@commerce/catalog';
-import { collectionContext, writer } from './collection-access.ts';
+import { writeContext } from '../../../write-context.ts';
+import { writer } from './collection-access.ts';
 import { SLUG_RULE, TAGS } from './docs.ts';
 
 export const updateProcedure = writer()
@@ -21,5 +22,5 @@ export const updateProcedure = writer()
   .output(collectionSchema)
   .mutation(({ ctx, input }) => {
     const { id, ...changes } = input;
-    return updateCollection(ctx.db, collectionContext(ctx), id, changes);
+    return updateCollection(ctx.db, writeContext(ctx), id, changes);
   });

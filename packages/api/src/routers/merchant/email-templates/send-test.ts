@@ -3,6 +3,7 @@ import {
   sendTestEmailTemplateInputSchema,
   sendTestResultSchema,
 } from '@commerce/admin';
+import { merchantActor } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
 import { editorProcedure, scopeOf } from './template-editor.ts';
 
@@ -36,7 +37,7 @@ export const sendTestProcedure = editorProcedure
       ctx.services.mailer,
       {
         ...scopeOf(ctx),
-        requester: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+        requester: merchantActor(ctx),
         clock: ctx.clock,
       },
       type,

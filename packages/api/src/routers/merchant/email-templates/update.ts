@@ -1,4 +1,5 @@
 import { emailTemplateSchema, updateEmailTemplate, updateEmailTemplateInputSchema } from '@commerce/admin';
+import { merchantActor } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
 import { editorProcedure, scopeOf } from './template-editor.ts';
 
@@ -29,7 +30,7 @@ export const updateProcedure = editorProcedure
       ctx.db,
       {
         ...scopeOf(ctx),
-        actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+        actor: merchantActor(ctx),
         at: ctx.clock.now(),
       },
       type,

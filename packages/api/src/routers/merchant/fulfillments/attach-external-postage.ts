@@ -1,6 +1,7 @@
 import { attachExternalPostage, attachExternalPostageInputSchema, fulfillmentSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { ADDRESSING, BASE, FULFILLABLE, OPERATOR, TAGS } from './docs.ts';
-import { fulfillmentContext, operator } from './fulfillment-access.ts';
+import { operator } from './fulfillment-access.ts';
 
 export const attachExternalPostageProcedure = operator
   .meta({
@@ -24,4 +25,4 @@ export const attachExternalPostageProcedure = operator
   })
   .input(attachExternalPostageInputSchema)
   .output(fulfillmentSchema)
-  .mutation(({ ctx, input }) => attachExternalPostage(ctx.db, fulfillmentContext(ctx), input));
+  .mutation(({ ctx, input }) => attachExternalPostage(ctx.db, emailingWriteContext(ctx), input));

@@ -1,6 +1,7 @@
 import { cancelFulfillment, cancelFulfillmentInputSchema, fulfillmentSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { ADDRESSING, BASE, OPERATOR, TAGS } from './docs.ts';
-import { fulfillmentContext, operator } from './fulfillment-access.ts';
+import { operator } from './fulfillment-access.ts';
 
 export const cancelProcedure = operator
   .meta({
@@ -19,4 +20,4 @@ export const cancelProcedure = operator
   })
   .input(cancelFulfillmentInputSchema)
   .output(fulfillmentSchema)
-  .mutation(({ ctx, input }) => cancelFulfillment(ctx.db, fulfillmentContext(ctx), input));
+  .mutation(({ ctx, input }) => cancelFulfillment(ctx.db, emailingWriteContext(ctx), input));

@@ -4,8 +4,9 @@ import {
   createDirectFulfillmentInputSchema,
   directFulfillmentSchema,
 } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { ADDRESSING, BASE, FULFILLABLE, KEY_REQUIRED, LINES, LOCKED, OPERATOR, TAGS } from './docs.ts';
-import { fulfillmentContext, operator } from './fulfillment-access.ts';
+import { operator } from './fulfillment-access.ts';
 
 export const createDirectProcedure = operator
   .meta({
@@ -28,7 +29,7 @@ export const createDirectProcedure = operator
   .output(directFulfillmentSchema)
   .mutation(async ({ ctx, input }) => {
     const key = readIdempotencyKey(ctx.request.headers, { required: true });
-    const { body, replayed } = await createDirectFulfillment(ctx.db, fulfillmentContext(ctx), input, key);
+    const { body, replayed } = await createDirectFulfillment(ctx.db, emailingWriteContext(ctx), input, key);
     if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return body;
   });

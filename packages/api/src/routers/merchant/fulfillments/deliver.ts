@@ -1,6 +1,7 @@
 import { deliverFulfillment, deliverFulfillmentInputSchema, fulfillmentSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { ADDRESSING, BASE, OPERATOR, TAGS } from './docs.ts';
-import { fulfillmentContext, operator } from './fulfillment-access.ts';
+import { operator } from './fulfillment-access.ts';
 
 export const deliverProcedure = operator
   .meta({
@@ -19,4 +20,4 @@ export const deliverProcedure = operator
   })
   .input(deliverFulfillmentInputSchema)
   .output(fulfillmentSchema)
-  .mutation(({ ctx, input }) => deliverFulfillment(ctx.db, fulfillmentContext(ctx), input));
+  .mutation(({ ctx, input }) => deliverFulfillment(ctx.db, emailingWriteContext(ctx), input));

@@ -1,7 +1,8 @@
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '@commerce/db';
 import { fulfillmentSchema, handOffFulfillment, handOffFulfillmentInputSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { ADDRESSING, BASE, FULFILLABLE, OPERATOR, TAGS } from './docs.ts';
-import { fulfillmentContext, operator } from './fulfillment-access.ts';
+import { operator } from './fulfillment-access.ts';
 
 export const handOffProcedure = operator
   .meta({
@@ -27,7 +28,7 @@ export const handOffProcedure = operator
   .output(fulfillmentSchema)
   .mutation(async ({ ctx, input }) => {
     const key = readIdempotencyKey(ctx.request.headers);
-    const { body, replayed } = await handOffFulfillment(ctx.db, fulfillmentContext(ctx), input, key);
+    const { body, replayed } = await handOffFulfillment(ctx.db, emailingWriteContext(ctx), input, key);
     if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return body;
   });

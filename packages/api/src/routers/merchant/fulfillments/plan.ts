@@ -1,7 +1,8 @@
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '@commerce/db';
 import { fulfillmentSchema, planFulfillment, planFulfillmentInputSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { ADDRESSING, BASE, FULFILLABLE, KEY_REQUIRED, LINES, LOCKED, OPERATOR, TAGS } from './docs.ts';
-import { fulfillmentContext, operator } from './fulfillment-access.ts';
+import { operator } from './fulfillment-access.ts';
 
 export const planProcedure = operator
   .meta({
@@ -25,7 +26,7 @@ export const planProcedure = operator
   .output(fulfillmentSchema)
   .mutation(async ({ ctx, input }) => {
     const key = readIdempotencyKey(ctx.request.headers, { required: true });
-    const { body, replayed } = await planFulfillment(ctx.db, fulfillmentContext(ctx), input, key);
+    const { body, replayed } = await planFulfillment(ctx.db, emailingWriteContext(ctx), input, key);
     if (replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return body;
   });

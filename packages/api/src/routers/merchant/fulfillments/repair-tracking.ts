@@ -1,7 +1,8 @@
 import { fulfillmentSchema, repairTracking, repairTrackingInputSchema } from '@commerce/orders';
 import { z } from 'zod';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { OPERATOR, TAGS } from './docs.ts';
-import { fulfillmentContext, operator } from './fulfillment-access.ts';
+import { operator } from './fulfillment-access.ts';
 
 export const repairTrackingProcedure = operator
   .meta({
@@ -21,4 +22,4 @@ export const repairTrackingProcedure = operator
   })
   .input(repairTrackingInputSchema)
   .output(z.object({ fulfillment: fulfillmentSchema }).meta({ id: 'TrackingRepair' }))
-  .mutation(({ ctx, input }) => repairTracking(ctx.db, fulfillmentContext(ctx), input));
+  .mutation(({ ctx, input }) => repairTracking(ctx.db, emailingWriteContext(ctx), input));

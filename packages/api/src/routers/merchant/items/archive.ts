@@ -1,7 +1,8 @@
 import { archiveItem, itemSchema } from '@commerce/catalog';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { ITEMS } from './docs.ts';
-import { itemActionInputSchema, writeContext } from './item-inputs.ts';
+import { itemActionInputSchema } from './item-inputs.ts';
 
 export const archiveProcedure = merchantProcedureWith('catalog:write')
   .meta({

@@ -1,7 +1,7 @@
 import { createVariant, createVariantInputSchema, variantSchema } from '@commerce/catalog';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { VARIANTS } from './docs.ts';
-import { writeContext } from './item-inputs.ts';
 
 export const createVariantProcedure = merchantProcedureWith('catalog:write')
   .meta({

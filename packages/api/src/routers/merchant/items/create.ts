@@ -1,7 +1,7 @@
 import { createItem, createItemInputSchema, itemSchema } from '@commerce/catalog';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { ITEM_BODY, ITEMS } from './docs.ts';
-import { writeContext } from './item-inputs.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({

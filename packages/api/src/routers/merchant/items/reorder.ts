@@ -1,7 +1,7 @@
 import { reorderItems, reorderItemsInputSchema, reorderItemsResultSchema } from '@commerce/catalog';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { ITEMS } from './docs.ts';
-import { writeContext } from './item-inputs.ts';
 
 export const reorderProcedure = merchantProcedureWith('catalog:write')
   .meta({

@@ -1,7 +1,8 @@
 import { restoreVariant, variantSchema } from '@commerce/catalog';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { VARIANTS } from './docs.ts';
-import { variantActionInputSchema, writeContext } from './item-inputs.ts';
+import { variantActionInputSchema } from './item-inputs.ts';
 
 export const restoreVariantProcedure = merchantProcedureWith('catalog:write')
   .meta({

@@ -1,8 +1,8 @@
 import { updateVariant, updateVariantInputSchema, variantSchema } from '@commerce/catalog';
 import { customerEmailConfig } from '../../../hosted-origin.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { VARIANTS } from './docs.ts';
-import { writeContext } from './item-inputs.ts';
 
 export const updateVariantProcedure = merchantProcedureWith('catalog:write')
   .meta({

@@ -1,5 +1,6 @@
 import { onboardingStepSchema, updateOnboardingStep, updateOnboardingStepInputSchema } from '@commerce/admin';
 import { merchantProcedureFor } from '../../../trpc.ts';
+import { merchantActor } from '../../../write-context.ts';
 
 export const updateStepProcedure = merchantProcedureFor('Owner', 'Admin')
   .meta({
@@ -20,7 +21,7 @@ export const updateStepProcedure = merchantProcedureFor('Owner', 'Admin')
       ctx.db,
       {
         organizationId: ctx.tenant.organizationId,
-        actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+        actor: merchantActor(ctx),
         at: ctx.clock.now(),
       },
       input,

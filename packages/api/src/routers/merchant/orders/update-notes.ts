@@ -1,6 +1,7 @@
 import { orderSchema, updateOrderNotes, updateOrderNotesInputSchema } from '@commerce/orders';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { operator, writeContext } from './order-access.ts';
+import { operator } from './order-access.ts';
 
 export const updateNotesProcedure = operator
   .meta({

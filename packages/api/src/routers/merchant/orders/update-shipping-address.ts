@@ -1,7 +1,7 @@
 import { orderSchema, updateShippingAddress, updateShippingAddressInputSchema } from '@commerce/orders';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { writeContext } from './order-access.ts';
 
 const fulfillmentOperator = merchantProcedureWith('fulfillment:operate');
 

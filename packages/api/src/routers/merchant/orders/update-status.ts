@@ -1,7 +1,8 @@
 import { orderSchema, updateOrderStatus, updateOrderStatusInputSchema } from '@commerce/orders';
 import { customerEmailConfig } from '../../../hosted-origin.ts';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { operator, writeContext } from './order-access.ts';
+import { operator } from './order-access.ts';
 
 export const updateStatusProcedure = operator
   .meta({

@@ -1,6 +1,7 @@
 import { archivePage, cmsPageSchema, pageActionInputSchema } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { pageContext, writer } from './page-access.ts';
+import { writer } from './page-access.ts';
 
 export const archiveProcedure = writer()
   .meta({
@@ -16,4 +17,4 @@ export const archiveProcedure = writer()
   })
   .input(pageActionInputSchema)
   .output(cmsPageSchema)
-  .mutation(({ ctx, input }) => archivePage(ctx.db, pageContext(ctx), input.id));
+  .mutation(({ ctx, input }) => archivePage(ctx.db, writeContext(ctx), input.id));

@@ -1,6 +1,7 @@
 import { cmsPageSchema, createPage, createPageInputSchema } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { CONTENT_RULE, SLUG_RULE, TAGS } from './docs.ts';
-import { pageContext, writer } from './page-access.ts';
+import { writer } from './page-access.ts';
 
 export const createProcedure = writer()
   .meta({
@@ -21,4 +22,4 @@ export const createProcedure = writer()
   })
   .input(createPageInputSchema)
   .output(cmsPageSchema)
-  .mutation(({ ctx, input }) => createPage(ctx.db, pageContext(ctx), input));
+  .mutation(({ ctx, input }) => createPage(ctx.db, writeContext(ctx), input));

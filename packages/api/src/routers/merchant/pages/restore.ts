@@ -1,6 +1,7 @@
 import { cmsPageSchema, pageActionInputSchema, restorePage } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { pageContext, writer } from './page-access.ts';
+import { writer } from './page-access.ts';
 
 export const restoreProcedure = writer()
   .meta({
@@ -16,4 +17,4 @@ export const restoreProcedure = writer()
   })
   .input(pageActionInputSchema)
   .output(cmsPageSchema)
-  .mutation(({ ctx, input }) => restorePage(ctx.db, pageContext(ctx), input.id));
+  .mutation(({ ctx, input }) => restorePage(ctx.db, writeContext(ctx), input.id));

@@ -1,6 +1,7 @@
 import { cmsPageSchema, updatePage, updatePageInputSchema } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { CONTENT_RULE, SLUG_RULE, TAGS } from './docs.ts';
-import { pageContext, writer } from './page-access.ts';
+import { writer } from './page-access.ts';
 
 export const updateProcedure = writer()
   .meta({
@@ -22,5 +23,5 @@ export const updateProcedure = writer()
   .output(cmsPageSchema)
   .mutation(({ ctx, input }) => {
     const { id, ...changes } = input;
-    return updatePage(ctx.db, pageContext(ctx), id, changes);
+    return updatePage(ctx.db, writeContext(ctx), id, changes);
   });

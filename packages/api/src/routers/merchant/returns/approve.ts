@@ -1,6 +1,7 @@
 import { approveReturn, returnIdInputSchema, returnSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { MOVE, TAGS } from './docs.ts';
-import { operator, writeContext } from './return-access.ts';
+import { operator } from './return-access.ts';
 
 export const approveProcedure = operator
   .meta({
@@ -15,4 +16,4 @@ export const approveProcedure = operator
   })
   .input(returnIdInputSchema)
   .output(returnSchema)
-  .mutation(({ ctx, input }) => approveReturn(ctx.db, writeContext(ctx), input));
+  .mutation(({ ctx, input }) => approveReturn(ctx.db, emailingWriteContext(ctx), input));

@@ -1,6 +1,7 @@
 import { completeReturn, returnIdInputSchema, returnSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { MOVE, TAGS } from './docs.ts';
-import { operator, writeContext } from './return-access.ts';
+import { operator } from './return-access.ts';
 
 export const completeProcedure = operator
   .meta({
@@ -18,4 +19,4 @@ export const completeProcedure = operator
   })
   .input(returnIdInputSchema)
   .output(returnSchema)
-  .mutation(({ ctx, input }) => completeReturn(ctx.db, writeContext(ctx), input));
+  .mutation(({ ctx, input }) => completeReturn(ctx.db, emailingWriteContext(ctx), input));

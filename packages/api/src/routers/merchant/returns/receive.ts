@@ -1,6 +1,7 @@
 import { receiveReturn, returnIdInputSchema, returnSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { MOVE, TAGS } from './docs.ts';
-import { operator, writeContext } from './return-access.ts';
+import { operator } from './return-access.ts';
 
 export const receiveProcedure = operator
   .meta({
@@ -15,4 +16,4 @@ export const receiveProcedure = operator
   })
   .input(returnIdInputSchema)
   .output(returnSchema)
-  .mutation(({ ctx, input }) => receiveReturn(ctx.db, writeContext(ctx), input));
+  .mutation(({ ctx, input }) => receiveReturn(ctx.db, emailingWriteContext(ctx), input));

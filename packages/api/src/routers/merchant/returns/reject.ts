@@ -1,6 +1,7 @@
 import { rejectReturn, rejectReturnInputSchema, returnSchema } from '@commerce/orders';
+import { emailingWriteContext } from '../../../write-context.ts';
 import { MOVE, TAGS } from './docs.ts';
-import { operator, writeContext } from './return-access.ts';
+import { operator } from './return-access.ts';
 
 export const rejectProcedure = operator
   .meta({
@@ -18,4 +19,4 @@ export const rejectProcedure = operator
   })
   .input(rejectReturnInputSchema)
   .output(returnSchema)
-  .mutation(({ ctx, input }) => rejectReturn(ctx.db, writeContext(ctx), input));
+  .mutation(({ ctx, input }) => rejectReturn(ctx.db, emailingWriteContext(ctx), input));

@@ -1,9 +1,5 @@
 import { hasPermission } from '@commerce/auth';
 import { AppError } from '@commerce/core';
-import type { MerchantUser } from '@commerce/db';
-import type { ReturnWriteContext } from '@commerce/orders';
-import type { ApiContext } from '../../../context.ts';
-import { customerEmailConfig } from '../../../hosted-origin.ts';
 import { merchantProcedure, merchantProcedureWith } from '../../../trpc.ts';
 
 /** Reads need `customers:read` or `orders:operate` (Owner and Admin hold both). */
@@ -14,14 +10,3 @@ export const reader = merchantProcedure.use(({ ctx, next }) => {
 });
 
 export const operator = merchantProcedureWith('orders:operate');
-
-export function writeContext(
-  ctx: ApiContext & { tenant: { organizationId: string }; merchantUser: MerchantUser },
-): ReturnWriteContext {
-  return {
-    organizationId: ctx.tenant.organizationId,
-    actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
-    email: customerEmailConfig(ctx),
-    at: ctx.clock.now(),
-  };
-}

@@ -1,6 +1,7 @@
 import { moderateReview, reviewSchema } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { idInput, moderationScope, moderator } from './review-moderation.ts';
+import { idInput, moderator } from './review-moderation.ts';
 
 export const rejectProcedure = moderator
   .meta({
@@ -16,4 +17,4 @@ export const rejectProcedure = moderator
   })
   .input(idInput)
   .output(reviewSchema)
-  .mutation(({ ctx, input }) => moderateReview(ctx.db, moderationScope(ctx), input.id, 'reject'));
+  .mutation(({ ctx, input }) => moderateReview(ctx.db, writeContext(ctx), input.id, 'reject'));

@@ -1,5 +1,6 @@
 import { settingsSchema, updateSettings, updateSettingsInputSchema } from '@commerce/admin';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { merchantActor } from '../../../write-context.ts';
 
 export const updateProcedure = merchantProcedureWith('settings:manage')
   .meta({
@@ -20,7 +21,7 @@ export const updateProcedure = merchantProcedureWith('settings:manage')
       ctx.db,
       {
         organizationId: ctx.tenant.organizationId,
-        actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+        actor: merchantActor(ctx),
         at: ctx.clock.now(),
       },
       input,

@@ -2,6 +2,7 @@ import type { MerchantUser } from '@commerce/db';
 import type { ShipmentCancellationContext } from '@commerce/orders';
 import type { ApiContext } from '../../../context.ts';
 import { merchantProcedureFor } from '../../../trpc.ts';
+import { merchantActor } from '../../../write-context.ts';
 
 export const ownerOrAdmin = merchantProcedureFor('Owner', 'Admin');
 
@@ -10,7 +11,7 @@ export function cancellationContext(
 ): ShipmentCancellationContext {
   return {
     organizationId: ctx.tenant.organizationId,
-    actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+    actor: merchantActor(ctx),
     clock: ctx.clock,
     carrier: ctx.services.carrier,
   };

@@ -2,6 +2,7 @@ import type { MerchantUser } from '@commerce/db';
 import type { LabelPurchaseContext } from '@commerce/orders';
 import type { ApiContext } from '../../../context.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
+import { merchantActor } from '../../../write-context.ts';
 
 /** Label work needs `fulfillment:operate` (CONTRACT-fulfillment.md 13.1). */
 export const operator = merchantProcedureWith('fulfillment:operate');
@@ -11,7 +12,7 @@ export type MerchantContext = ApiContext & { tenant: { organizationId: string };
 export function labelContext(ctx: MerchantContext): LabelPurchaseContext {
   return {
     organizationId: ctx.tenant.organizationId,
-    actor: { userId: ctx.merchantUser.id, email: ctx.merchantUser.email },
+    actor: merchantActor(ctx),
     clock: ctx.clock,
     carrier: ctx.services.carrier,
     carrierTimeoutMs: ctx.config.carrier.timeoutMs,

@@ -1,6 +1,7 @@
 import { createShippingZone, createShippingZoneInputSchema, shippingZoneSchema } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS } from './docs.ts';
-import { writeContext, writer } from './shipping-access.ts';
+import { writer } from './shipping-access.ts';
 
 export const createZoneProcedure = writer
   .meta({

@@ -1,6 +1,7 @@
 import { restoreShippingZone, shippingZoneIdInputSchema, shippingZoneSchema } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS, ZONE_READ_NOTE } from './docs.ts';
-import { writeContext, writer } from './shipping-access.ts';
+import { writer } from './shipping-access.ts';
 
 export const restoreZoneProcedure = writer
   .meta({

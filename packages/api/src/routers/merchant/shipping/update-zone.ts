@@ -1,6 +1,7 @@
 import { shippingZoneSchema, updateShippingZone, updateShippingZoneInputSchema } from '@commerce/catalog';
+import { writeContext } from '../../../write-context.ts';
 import { TAGS, ZONE_READ_NOTE } from './docs.ts';
-import { writeContext, writer } from './shipping-access.ts';
+import { writer } from './shipping-access.ts';
 
 export const updateZoneProcedure = writer
   .meta({

@@ -1,7 +1,8 @@
 import { exportWarehouseCsv, fileStamp, warehouseSelectionInputSchema } from '@commerce/orders';
 import { assertRestSurface, type Download, downloadSchema, wholeDownload } from '../../../download.ts';
+import { writeContext } from '../../../write-context.ts';
 import { BASE, OPERATOR, SELECTION, TAGS } from './docs.ts';
-import { operator, warehouseContext } from './warehouse-access.ts';
+import { operator } from './warehouse-access.ts';
 
 export const csvExportProcedure = operator
   .meta({
@@ -24,7 +25,7 @@ export const csvExportProcedure = operator
   .output(downloadSchema)
   .mutation(async ({ ctx, input }): Promise<Download> => {
     assertRestSurface(ctx);
-    const context = warehouseContext(ctx);
+    const context = writeContext(ctx);
     const csv = await exportWarehouseCsv(ctx.db, context, input);
     return wholeDownload(
       'text/csv; charset=utf-8',

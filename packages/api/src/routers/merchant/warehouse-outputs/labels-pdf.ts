@@ -3,8 +3,9 @@ import { fileStamp, streamLabelBatch, warehouseSelectionInputSchema } from '@com
 import { type RateLimitRule, rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../../context.ts';
 import { assertRestSurface, type Download, downloadSchema } from '../../../download.ts';
+import { writeContext } from '../../../write-context.ts';
 import { BASE, OPERATOR, SELECTION, TAGS } from './docs.ts';
-import { operator, warehouseContext } from './warehouse-access.ts';
+import { operator } from './warehouse-access.ts';
 
 /**
  * One labels batch at a time per organization, in every process (the rate-limit store): a lease of at
@@ -64,7 +65,7 @@ export const labelsPdfProcedure = operator
   .output(downloadSchema)
   .mutation(async ({ ctx, input }): Promise<Download> => {
     assertRestSurface(ctx);
-    const context = warehouseContext(ctx);
+    const context = writeContext(ctx);
     const chunks = await underBatchLease(ctx, context.organizationId, () =>
       streamLabelBatch(ctx.db, context, input),
     );

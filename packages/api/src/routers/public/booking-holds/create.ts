@@ -1,7 +1,7 @@
 import { createHold, createHoldInputSchema, holdSchema } from '@commerce/bookings';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '@commerce/db';
+import { storeCurrency } from '../../../store-currency.ts';
 import { optionalCustomer, tenantProcedure } from '../../../trpc.ts';
-import { storeCurrency } from '../../merchant/booking-services/store-currency.ts';
 import { KEY, TAGS } from './docs.ts';
 
 export const createProcedure = tenantProcedure

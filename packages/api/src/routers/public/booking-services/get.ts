@@ -1,6 +1,6 @@
 import { getPublicService, publicServiceSchema, serviceSlugInputSchema } from '@commerce/bookings';
+import { storeCurrency } from '../../../store-currency.ts';
 import { tenantProcedure } from '../../../trpc.ts';
-import { storeCurrency } from '../../merchant/booking-services/store-currency.ts';
 import { PUBLIC_SERVICE, TAGS } from './docs.ts';
 
 export const getProcedure = tenantProcedure

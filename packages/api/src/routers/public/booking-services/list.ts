@@ -1,7 +1,7 @@
 import { listPublicServices, publicServiceListQuerySchema, publicServiceSchema } from '@commerce/bookings';
 import { pageSchema } from '@commerce/core';
+import { storeCurrency } from '../../../store-currency.ts';
 import { tenantProcedure } from '../../../trpc.ts';
-import { storeCurrency } from '../../merchant/booking-services/store-currency.ts';
 import { PUBLIC_SERVICE, TAGS } from './docs.ts';
 
 export const listProcedure = tenantProcedure

@@ -1,6 +1,6 @@
 import { checkoutTokenInputSchema, confirmFreeCheckout, createdLegacyOrderSchema } from '@commerce/orders';
-import { customerEmailConfig } from '../../../hosted-origin.ts';
 import { tenantProcedure } from '../../../trpc.ts';
+import { customerEmailContext } from '../../../write-context.ts';
 import { TAGS, TOKEN_NOTE } from './docs.ts';
 
 export const confirmFreeProcedure = tenantProcedure
@@ -22,9 +22,5 @@ export const confirmFreeProcedure = tenantProcedure
   .input(checkoutTokenInputSchema)
   .output(createdLegacyOrderSchema)
   .mutation(({ ctx, input }) =>
-    confirmFreeCheckout(
-      ctx.db,
-      { organizationId: ctx.tenant.organizationId, at: ctx.clock.now(), email: customerEmailConfig(ctx) },
-      input,
-    ),
+    confirmFreeCheckout(ctx.db, customerEmailContext(ctx, ctx.tenant.organizationId), input),
   );

@@ -3,8 +3,8 @@ import {
   repriceCheckoutSession,
   repriceCheckoutSessionInputSchema,
 } from '@commerce/orders';
-import { customerEmailConfig } from '../../../hosted-origin.ts';
 import { tenantProcedure } from '../../../trpc.ts';
+import { customerEmailContext } from '../../../write-context.ts';
 import { LINES_NOTE, SESSION_NOTE, TAGS, TOKEN_NOTE } from './docs.ts';
 
 export const repriceProcedure = tenantProcedure
@@ -25,9 +25,5 @@ export const repriceProcedure = tenantProcedure
   .input(repriceCheckoutSessionInputSchema)
   .output(checkoutSessionSchema)
   .mutation(({ ctx, input }) =>
-    repriceCheckoutSession(
-      ctx.db,
-      { organizationId: ctx.tenant.organizationId, at: ctx.clock.now(), email: customerEmailConfig(ctx) },
-      input,
-    ),
+    repriceCheckoutSession(ctx.db, customerEmailContext(ctx, ctx.tenant.organizationId), input),
   );

@@ -1,7 +1,8 @@
 import { requestSignIn, requestSignInInputSchema, signInRequestedSchema } from '@commerce/customers';
 import { tenantProcedure } from '../../../trpc.ts';
+import { customerEmailContext } from '../../../write-context.ts';
 import { NEUTRAL, TAGS } from './docs.ts';
-import { challengeScope, limitSignIn } from './sign-in.ts';
+import { limitSignIn } from './sign-in.ts';
 
 export const requestOtpProcedure = tenantProcedure
   .meta({
@@ -21,5 +22,5 @@ export const requestOtpProcedure = tenantProcedure
   .output(signInRequestedSchema)
   .mutation(async ({ ctx, input }) => {
     await limitSignIn(ctx, ctx.tenant.organizationId, 'request', input.email);
-    return requestSignIn(ctx.db, challengeScope(ctx, ctx.tenant.organizationId), input, 'CODE');
+    return requestSignIn(ctx.db, customerEmailContext(ctx, ctx.tenant.organizationId), input, 'CODE');
   });

@@ -1,6 +1,5 @@
 import { rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../../context.ts';
-import { customerEmailConfig } from '../../../hosted-origin.ts';
 
 /**
  * Sign-in limits (CONTRACT.md section 7), per tenant and client address and
@@ -30,9 +29,3 @@ export async function limitSignIn(
     );
   }
 }
-
-export const challengeScope = (ctx: ApiContext, organizationId: string) => ({
-  organizationId,
-  at: ctx.clock.now(),
-  email: customerEmailConfig(ctx),
-});
