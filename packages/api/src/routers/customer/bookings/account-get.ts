@@ -10,7 +10,7 @@ export const accountGetProcedure = customerProcedure
       path: '/customer/account/bookings/{id}',
       tags: ACCOUNT_TAGS,
       summary: 'One of the customer’s bookings',
-      description: `The detail of 14.17, with \`actions { cancel, reschedule, cancelCutoffAt, rescheduleCutoffAt }\` (\`APPLY\`, \`REQUEST\` or \`NONE\` now) and \`changeRequests[]\`. ${OWNED}`,
+      description: `The booking detail, with \`actions { cancel, reschedule, cancelCutoffAt, rescheduleCutoffAt }\` (\`APPLY\`, \`REQUEST\` or \`NONE\` now) and \`changeRequests[]\`. ${OWNED}`,
     },
     errors: ['RESOURCE_NOT_FOUND'],
   })

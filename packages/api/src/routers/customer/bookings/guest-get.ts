@@ -9,7 +9,7 @@ export const guestGetProcedure = tenantProcedure
       path: '/customer/bookings/{token}',
       tags: GUEST_TAGS,
       summary: 'The booking a management link opens',
-      description: `The detail of 14.17, as the account route gives it; after the token’s one change every action is \`NONE\`. ${TOKEN}`,
+      description: `The booking detail, as the account route gives it; after the token’s one change every action is \`NONE\`. ${TOKEN}`,
     },
     rateLimit: 'public-read',
   })

@@ -6,7 +6,7 @@ import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedureFor } from '../../../trpc.ts';
 import { writeContext } from '../../../write-context.ts';
 
-/** Sandbox carrier control (13.10): Owner or Admin; Staff get 403 whatever their groups. */
+/** Sandbox carrier control (its balance, its voids, its test behaviour): Owner or Admin; Staff get 403 whatever their groups. */
 export const sandboxConsole = merchantProcedureFor('Owner', 'Admin');
 
 /** The console's context; 404 unless the configured carrier is the sandbox. */

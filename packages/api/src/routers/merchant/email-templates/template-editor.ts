@@ -11,6 +11,6 @@ export function scopeOf(ctx: ApiContext & { tenant: { organizationId: string } }
   };
 }
 
-// Membership and email-template writes need Owner or Admin (CONTRACT.md section 5). The preview
+// Membership and email-template writes need Owner or Admin (no permission group grants them). The preview
 // stores nothing but is part of editing, so it is reserved the same way; the list is open to any member.
 export const editorProcedure = merchantProcedureFor('Owner', 'Admin');

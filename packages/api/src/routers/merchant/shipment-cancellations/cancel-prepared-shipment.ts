@@ -8,7 +8,7 @@ import { merchantProcedureWith } from '../../../trpc.ts';
 import { cancellationContext } from './cancellation-access.ts';
 import { ADDRESSING, BASE, TAGS } from './docs.ts';
 
-/** Cancel-prepared-shipment needs `fulfillment:operate`; checks and acknowledgements Owner or Admin (13.1). */
+/** Cancel-prepared-shipment needs `fulfillment:operate`; checks and acknowledgements Owner or Admin. */
 const operator = merchantProcedureWith('fulfillment:operate');
 
 export const cancelPreparedShipmentProcedure = operator

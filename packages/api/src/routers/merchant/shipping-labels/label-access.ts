@@ -4,7 +4,7 @@ import type { ApiContext } from '../../../context.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantActor } from '../../../write-context.ts';
 
-/** Label work needs `fulfillment:operate` (CONTRACT-fulfillment.md 13.1). */
+/** Label work needs `fulfillment:operate`. */
 export const operator = merchantProcedureWith('fulfillment:operate');
 
 export type MerchantContext = ApiContext & { tenant: { organizationId: string }; merchantUser: MerchantUser };

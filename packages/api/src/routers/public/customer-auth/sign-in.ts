@@ -2,7 +2,7 @@ import { rateLimitKey } from '@commerce/rate-limit';
 import type { ApiContext } from '../../../context.ts';
 
 /**
- * Sign-in limits (CONTRACT.md section 7), per tenant and client address and
+ * Sign-in limits, per tenant and client address and
  * per tenant and email, from configuration. The client is counted first, so
  * a client already refused does not spend the budget of the email it names.
  * Known and unknown emails are counted alike.
