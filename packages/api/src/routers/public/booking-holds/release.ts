@@ -2,7 +2,7 @@ import { holdPathInputSchema, releaseHold } from '@commerce/bookings';
 import { readIdempotencyKey } from '@commerce/db';
 import { z } from 'zod';
 import { tenantProcedure } from '../../../trpc.ts';
-import { KEY, TAGS } from './docs.ts';
+import { TAGS } from './docs.ts';
 
 export const releaseProcedure = tenantProcedure
   .meta({
@@ -11,7 +11,8 @@ export const releaseProcedure = tenantProcedure
       path: '/public/booking-holds/{id}',
       tags: TAGS,
       summary: 'Release a hold',
-      description: `${KEY} It must be the key the hold was created with: another key, an unknown id or another store's hold is the neutral \`404\`. An \`ACTIVE\` hold becomes \`RELEASED\` and its claims are freed; \`204\` also when it was already \`RELEASED\` or \`EXPIRED\`; a \`CONVERTED\` hold is \`409 INVALID_STATE_TRANSITION\`.`,
+      description:
+        "Needs the key the hold was created with: another key, an unknown id or another store's hold is the neutral `404`. Frees an `ACTIVE` hold's claims; `204` also when it was already released or expired. A converted hold is `409 INVALID_STATE_TRANSITION`.",
     },
     successStatus: 204,
     rateLimit: 'public-checkout',

@@ -10,7 +10,7 @@ export const getProcedure = tenantProcedure
       path: '/public/booking-services/{slug}',
       tags: TAGS,
       summary: 'A storefront booking service by slug',
-      description: `${PUBLIC_SERVICE}\n\nA missing, draft, archived or other organization's service is \`404 RESOURCE_NOT_FOUND\`, the same answer for each.`,
+      description: `${PUBLIC_SERVICE} A missing, draft, archived or other organization's service is the neutral \`404\`.`,
     },
     rateLimit: 'public-read',
   })

@@ -11,7 +11,7 @@ export const listProcedure = tenantProcedure
       path: '/public/booking-services',
       tags: TAGS,
       summary: "The storefront's booking services",
-      description: `${PUBLIC_SERVICE}\n\n\`{ data, nextCursor }\` in the merchant order (\`sortOrder\` ascending, then newest first); keyset-paginated (\`limit\` 1 to 200, default 50; pass \`nextCursor\` as \`cursor\`; a cursor naming no public service is \`400\`).`,
+      description: `${PUBLIC_SERVICE} In the merchant's order.`,
     },
     rateLimit: 'public-read',
   })

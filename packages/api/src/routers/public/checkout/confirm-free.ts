@@ -10,10 +10,7 @@ export const confirmFreeProcedure = tenantProcedure
       path: '/public/checkout/sessions/{token}/confirm-free',
       tags: TAGS,
       summary: 'Place the order of a zero total (step 4a)',
-      description: [
-        `${TOKEN_NOTE} Send the tenant header; the body may be empty. For a \`BOUND\` session whose total is 0: the order is created \`PENDING\` with \`paymentStatus\` \`NOT_REQUIRED\`, its reserved stock is consumed, the \`ORDER_CONFIRMATION\` email is queued and the session is \`COMPLETED\`.`,
-        'Answers `201` with the order (as `POST /public/orders` does: no `notes`) and `orderStatusToken` (`o1_…`, for `POST /public/order-status`). Repeating the call answers the same order with a new `orderStatusToken`. A positive bound total, or a session not bound, is `409 INVALID_STATE_TRANSITION`.',
-      ].join('\n\n'),
+      description: `For a \`BOUND\` session whose total is 0: creates the order (\`paymentStatus\` \`NOT_REQUIRED\`), consumes its stock, queues the confirmation email and completes the session. Answers \`201\` with the order and an \`orderStatusToken\` (\`o1_…\`); a repeat answers the same order with a new token. ${TOKEN_NOTE}`,
     },
     successStatus: 201,
     rateLimit: 'public-checkout',

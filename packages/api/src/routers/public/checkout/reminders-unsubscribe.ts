@@ -14,10 +14,8 @@ export const remindersUnsubscribeProcedure = publicProcedure
       path: '/public/checkout/reminders/unsubscribe',
       tags: TAGS,
       summary: 'Stop abandoned-cart reminders through the link of one',
-      description: [
-        'An `ABANDONED_CART_RECOVERY` email (queued once per unpaid checkout session with an email, ABANDONED_CART_DELAY_MINUTES after it was created, default 60) carries `{HOSTED_CHECKOUT_URL}/cart/reminders/unsubscribe?token=u1_…`; that page posts the `token` here (in the body, out of access logs). The token alone names the store: no `x-organization-slug`.',
-        'The address gets no more reminders from that store. Every link works as often as it is used: `200 { status: "UNSUBSCRIBED", subscriptionType: "ABANDONED_CART_RECOVERY" }`. A malformed, unknown or foreign token is one neutral `404`.',
-      ].join('\n\n'),
+      description:
+        "The page behind an abandoned-cart email's unsubscribe link posts its `u1_` token here; the token names the store (no `x-organization-slug`). The address gets no more reminders from that store; a link works every time it is used. A malformed or unknown token is a neutral `404`.",
     },
     rateLimit: 'public-checkout',
     errors: ['RESOURCE_NOT_FOUND'],

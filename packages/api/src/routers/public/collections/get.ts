@@ -13,8 +13,7 @@ export const getProcedure = tenantProcedure
       path: '/public/collections/{slug}',
       tags: TAGS,
       summary: 'One storefront collection by slug',
-      description:
-        'An ACTIVE, non-archived collection; an unknown, DRAFT or archived slug is `404 RESOURCE_NOT_FOUND`, alike.',
+      description: 'An `ACTIVE`, unarchived collection; any other slug is the neutral `404`.',
     },
     rateLimit: 'public-read',
   })

@@ -15,7 +15,7 @@ export const itemsProcedure = tenantProcedure
       tags: TAGS,
       summary: "A storefront collection's items, in the collection's order",
       description:
-        "The collection's ACTIVE items in the merchant's order (DRAFT and archived items are hidden), each decorated with `salePriceInCents`, `ratingAverage`, `ratingCount` and `collectionIds` (ACTIVE collections only), shaped like the public item read (reserved `__` metafields removed). A DRAFT or archived collection answers `200 []`; a slug that names no collection of the organization is `404 RESOURCE_NOT_FOUND`. A flat array; for the next page pass the `id` of the last item as `cursor` (limit 1 to 200, default 50); a cursor that is not an item of the collection is `400`.",
+        "The collection's `ACTIVE` items in the merchant's order, shaped as the public item read. A draft or archived collection answers `[]`; a slug that names no collection is `404 RESOURCE_NOT_FOUND`. For the next page pass the last item's `id` as `cursor`.",
     },
     rateLimit: 'public-read',
     errors: ['RESOURCE_NOT_FOUND'],

@@ -15,7 +15,7 @@ export const listProcedure = tenantProcedure
       tags: TAGS,
       summary: "The storefront's collections",
       description:
-        'ACTIVE collections only, archived ones excluded, ordered by `sortOrder` ascending, then newest first, then `id` descending. A flat array; for the next page pass the `id` of the last collection as `cursor` (limit 1 to 200, default 50). `itemCount` counts the ACTIVE items a shopper sees.',
+        "`ACTIVE`, unarchived collections in the merchant's order. For the next page pass the last collection's `id` as `cursor`. `itemCount` counts the items a shopper sees.",
     },
     rateLimit: 'public-read',
   })

@@ -11,10 +11,7 @@ export const requestLinkProcedure = tenantProcedure
       path: '/public/customer/auth/request-link',
       tags: TAGS,
       summary: 'Email a sign-in link with a fallback code',
-      description: [
-        'Body `{ email }`. Emails `{HOSTED_CHECKOUT_URL}/account/verify?token=l1_…` and a 6-digit fallback code; both work once, for 15 minutes, and either signs in through `POST /public/customer/auth/verify`.',
-        NEUTRAL,
-      ].join('\n\n'),
+      description: `Emails a sign-in link and a 6-digit fallback code; either works once, for 15 minutes, through \`POST /public/customer/auth/verify\`. ${NEUTRAL}`,
     },
     errors: ['RATE_LIMIT_EXCEEDED'],
   })

@@ -11,10 +11,7 @@ export const requestOtpProcedure = tenantProcedure
       path: '/public/customer/auth/request-otp',
       tags: TAGS,
       summary: 'Email a one-time sign-in code',
-      description: [
-        'Body `{ email }`. Emails a 6-digit code that works once, for 15 minutes; 5 wrong attempts void it. Verify with `POST /public/customer/auth/verify` and `{ email, code }`.',
-        NEUTRAL,
-      ].join('\n\n'),
+      description: `Emails a 6-digit code that works once, for 15 minutes; 5 wrong attempts void it. Verify with \`POST /public/customer/auth/verify\`. ${NEUTRAL}`,
     },
     errors: ['RATE_LIMIT_EXCEEDED'],
   })

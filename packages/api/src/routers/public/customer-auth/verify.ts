@@ -16,11 +16,8 @@ export const verifyProcedure = tenantProcedure
       path: '/public/customer/auth/verify',
       tags: TAGS,
       summary: 'Sign in with the emailed link token or code',
-      description: [
-        'Body `{ token }` (the `token` of the emailed link) or `{ email, code }`. Success: `200 { sessionToken, expiresAt, customerId }` and `Set-Cookie: __Host-session=<token>; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=2592000; Expires=…`. The session lives 30 days and is renewed on use when less than 15 days remain. The first verification of an email creates the customer; verifying an email change (see `PATCH /customer/account/profile`) moves the customer to the new email.',
-        'Every failure (malformed, unknown, used or expired token or code, a wrong code, a code voided by 5 wrong attempts, another store’s token) is the one neutral `401 VERIFICATION_FAILED`. A code or link works once; signing in uses up the email’s other outstanding codes and links.',
-        'Rate-limited per tenant and client address (`RATE_LIMIT_SIGN_IN_VERIFY_PER_CLIENT`, default 30) and, for `{ email, code }`, per tenant and email (`RATE_LIMIT_SIGN_IN_VERIFY_PER_EMAIL`, default 10) per window: with 5 attempts per code and 10 per 15 minutes per email, guessing a 6-digit code is infeasible.',
-      ].join('\n\n'),
+      description:
+        "Signs in with the emailed link's token or the email and code. Answers the session token and sets the `__Host-session` cookie; the session lives 30 days and is renewed on use when less than 15 days remain. The first verification of an email creates the customer; verifying an email change moves the customer to the new email. Signing in uses up the email's other codes and links.\n\nEvery failure is the one neutral `401 VERIFICATION_FAILED`. Rate-limited per client address and, for a code, per email (RATE_LIMIT_SIGN_IN_VERIFY_*).",
     },
     errors: ['VERIFICATION_FAILED', 'RATE_LIMIT_EXCEEDED'],
   })

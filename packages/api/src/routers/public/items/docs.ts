@@ -1,6 +1,6 @@
-/** OpenAPI text the area's procedures share. */
+/** OpenAPI text the public item procedures share. */
 
 export const TAGS = ['Public: catalog'];
 
 export const PUBLIC_ITEM =
-  'Only `ACTIVE`, unarchived items are public. Each item carries `salePriceInCents`, `ratingAverage` and `ratingCount` (published reviews) and `collectionIds` (its `ACTIVE`, unarchived collections); `metafields` never shows the keys starting with `__`, which are the service’s own.';
+  'Only `ACTIVE`, unarchived items are public; `metafields` never shows the service’s own keys (those starting with `__`).';

@@ -9,7 +9,7 @@ export const getProcedure = tenantProcedure
       path: '/public/items/{slug}',
       tags: TAGS,
       summary: 'A storefront item by slug',
-      description: `${PUBLIC_ITEM} With its non-archived \`variants\` in the merchant's order, each with \`inStock\` (true when stock is untracked or above zero; the count itself is not shown). An unknown slug, a draft or an archived item is \`404 RESOURCE_NOT_FOUND\`, the same answer for each.`,
+      description: `${PUBLIC_ITEM} With its unarchived variants; a variant's stock count is never shown, only \`inStock\`. Any other slug is the neutral \`404\`.`,
     },
     rateLimit: 'public-read',
   })

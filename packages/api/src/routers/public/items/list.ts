@@ -10,10 +10,7 @@ export const listProcedure = tenantProcedure
       path: '/public/items',
       tags: TAGS,
       summary: "The storefront's items",
-      description: [
-        PUBLIC_ITEM,
-        'A flat array in the merchant order (`sortOrder` ascending, then newest first). For the next page pass the `id` of the last item as `cursor` (`limit` 1 to 200, default 50); a page shorter than `limit` is the last. `search` is a case-insensitive substring of the name, description or a tag; `type` filters exactly; `collection` (a collection slug) keeps the items of that collection when it is `ACTIVE` and unarchived, and nothing otherwise.',
-      ].join('\n\n'),
+      description: `${PUBLIC_ITEM} In the merchant's order; for the next page pass the last item's \`id\` as \`cursor\` (a shorter page is the last). A \`collection\` that is not \`ACTIVE\` and unarchived keeps nothing.`,
     },
     rateLimit: 'public-read',
   })

@@ -10,10 +10,7 @@ export const resolveProcedure = tenantProcedure
       path: '/public/items/resolve',
       tags: TAGS,
       summary: 'The public items among a list of ids (saved-cart restore)',
-      description: [
-        'Body `{ ids }`: 1 to 100 item ids; duplicates are answered once.',
-        `Answers a flat array of the public items among them, in the order asked. Ids that are unknown, of a draft or archived item, or of another organization are left out silently. ${PUBLIC_ITEM}`,
-      ].join('\n\n'),
+      description: `The public items among the ids, in the order asked; ids that are not public items of the store are left out silently. ${PUBLIC_ITEM}`,
     },
     rateLimit: 'public-read',
   })

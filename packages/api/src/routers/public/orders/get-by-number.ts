@@ -10,7 +10,7 @@ export const getByNumberProcedure = tenantProcedure
       path: '/public/orders/number/{num}',
       tags: TAGS,
       summary: 'An order by number (only when public order reads are on)',
-      description: `${READS_SWITCH} An unknown number is \`404\`.`,
+      description: `${READS_SWITCH}`,
     },
     rateLimit: 'public-read',
   })

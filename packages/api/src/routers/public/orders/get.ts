@@ -10,7 +10,7 @@ export const getProcedure = tenantProcedure
       path: '/public/orders/{id}',
       tags: TAGS,
       summary: 'An order by id (only when public order reads are on)',
-      description: `${READS_SWITCH} An unknown id, or one of another store, is \`404\`.`,
+      description: `${READS_SWITCH}`,
     },
     rateLimit: 'public-read',
   })

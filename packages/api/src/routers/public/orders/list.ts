@@ -11,10 +11,7 @@ export const listProcedure = tenantProcedure
       path: '/public/orders',
       tags: TAGS,
       summary: "The store's orders (only when public order reads are on)",
-      description: [
-        READS_SWITCH,
-        'Newest first, `{ data, nextCursor }`: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50); a cursor that names no order is `400`. `email` keeps the orders of one customer email (case-insensitive).',
-      ].join('\n\n'),
+      description: `${READS_SWITCH} Newest first.`,
     },
     rateLimit: 'public-read',
   })

@@ -9,10 +9,8 @@ export const statusProcedure = publicProcedure
       path: '/public/order-status',
       tags: TAGS,
       summary: 'Read an order with the token of its order-status link',
-      description: [
-        'Body `{ token }`: the `o1_` token of the order-status link of an `ORDER_CONFIRMATION` email (`{HOSTED_CHECKOUT_URL}/order-status?token=o1_…`), or the `orderStatusToken` of the create response. It is sent in the body, not the path, to keep it out of access logs. The token alone names the store and the order: no `x-organization-slug` is needed, and the `apiSettings.publicOrderReadsEnabled` switch does not apply.',
-        'Read-only: answers `200` with the order (never `notes`) and its `shipments[]` (`SHIPPED` and `DELIVERED` fulfillments: status, carrier, tracking, `shippedAt`, `deliveredAt`, the units shipped). A malformed, unknown or foreign token is one neutral `404`. Tokens do not expire. Rate-limited per client.',
-      ].join('\n\n'),
+      description:
+        "Takes the `o1_` token of an order-status link or of the create response, in the body to keep it out of access logs. The token names the store and the order: no `x-organization-slug`, and the public order reads switch does not apply. Read-only, with the order's shipped and delivered fulfillments. A malformed, unknown or foreign token is one neutral `404`; tokens do not expire. Rate-limited per client.",
     },
     rateLimit: 'public-read',
     errors: ['RESOURCE_NOT_FOUND'],

@@ -12,7 +12,7 @@ export const getProcedure = tenantProcedure
       path: '/public/organization',
       tags: ['Public'],
       summary: 'The storefront organization named by x-organization-slug',
-      description: "A storefront reads its own name and id before anything else (like Shopify's `shop`).",
+      description: 'A storefront reads its own name and id before anything else.',
     },
     rateLimit: 'public-read',
   })

@@ -9,8 +9,7 @@ export const getProcedure = tenantProcedure
       path: '/public/pages/{slug}',
       tags: TAGS,
       summary: 'One published CMS page by slug, with its sanitised HTML',
-      description:
-        'A PUBLISHED, non-archived page; an unknown, DRAFT or archived slug is `404 RESOURCE_NOT_FOUND`, alike.',
+      description: 'A `PUBLISHED`, unarchived page; any other slug is the neutral `404`.',
     },
     rateLimit: 'public-read',
   })

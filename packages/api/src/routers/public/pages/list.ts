@@ -11,7 +11,7 @@ export const listProcedure = tenantProcedure
       tags: TAGS,
       summary: "The storefront's published CMS pages, newest first",
       description:
-        'PUBLISHED, non-archived pages, each without its `content` (read the page by slug for it), ordered by `createdAt` descending, then `id` descending. A flat array; for the next page pass the `id` of the last page as `cursor` (limit 1 to 200, default 50).',
+        "`PUBLISHED`, unarchived pages, without their `content` (read a page by slug for it). For the next page pass the last page's `id` as `cursor`.",
     },
     rateLimit: 'public-read',
   })

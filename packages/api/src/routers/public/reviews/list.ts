@@ -11,7 +11,7 @@ export const listProcedure = tenantProcedure
       tags: TAGS,
       summary: 'Published reviews of an item, newest first, with the rating aggregates',
       description:
-        '`ratingAverage` (two decimals) and `ratingCount` cover every published review of the item, not only this page; `ratingAverage` is null when none is published. Pass `nextCursor` as `cursor` for the next page. An unknown, draft or archived item is 404.',
+        'The rating aggregates cover every published review of the item, not only this page. An unknown, draft or archived item is `404`.',
     },
     rateLimit: 'public-read',
     errors: ['RESOURCE_NOT_FOUND'],

@@ -12,7 +12,7 @@ export const submitProcedure = tenantProcedure
       tags: TAGS,
       summary: 'Submit a review of an item',
       description:
-        'The review is pending until the merchant publishes it, and absent from public reads until then. `authorEmail` is used only to refuse a second review of the same item (409 DUPLICATE_REVIEW) and to match purchases; it is never returned publicly. `verifiedPurchase` is decided at submission: true when that email has a checkout order of the item that was paid and is not cancelled, or a legacy order of the item the merchant moved to `COMPLETED`. An unknown, draft or archived item is 404.',
+        'The review stays out of public reads until the merchant publishes it. `authorEmail` is never shown: it refuses a second review of the item (`409 DUPLICATE_REVIEW`) and decides `verifiedPurchase` (a paid, uncancelled order of the item in that email). An unknown, draft or archived item is `404`.',
     },
     successStatus: 201,
     rateLimit: 'public-review',

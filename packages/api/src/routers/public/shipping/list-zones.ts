@@ -13,11 +13,8 @@ export const listZonesProcedure = tenantProcedure
       path: '/public/shipping/zones',
       tags: ['Public: shipping'],
       summary: 'Shipping zones and their flat rates, for the cart',
-      description: [
-        'A flat array of the active zones, ordered by `sortOrder`, then `name`, then `id`; each carries its active rates (by `sortOrder`, then `name`). An archived zone or rate disappears at once; the rates of an archived zone go with it.',
-        'A rate with `minimumSubtotalInCents` applies only to carts whose subtotal reaches it. No tax fields.',
-        'Query `limit` (1 to 200, default 50) and `cursor`, the `id` of the last zone of the previous page; a page shorter than `limit` is the last. A cursor that names no zone of the organization is `400 VALIDATION_FAILED`.',
-      ].join('\n\n'),
+      description:
+        "The active zones with their active rates, in the merchant's order. A rate with `minimumSubtotalInCents` applies only to carts whose subtotal reaches it. For the next page pass the last zone's `id` as `cursor` (a shorter page is the last).",
     },
     rateLimit: 'public-read',
   })

@@ -8,11 +8,8 @@ export const createProcedure = tenantProcedure
       path: '/public/signup',
       tags: ['Public: signup'],
       summary: 'Ask for a store of your own (self-serve signup request)',
-      description: [
-        'Body `{ email, name?, companyName?, website?, message? }`; unknown keys are `400`. The storefront named by `x-organization-slug` is recorded as the source of the request.',
-        'Every accepted request answers `201 { "ok": true }`, the same bytes whether the email is new or already captured: no id, status, timestamp or hint. A repeat for a known email (any case) updates the stored details it sends and keeps the others; there is never a second record.',
-        'Requests go to the platform operator (`GET /platform/signups`); nothing is created in the storefront organization.',
-      ].join('\n\n'),
+      description:
+        'Every accepted request answers the same `201 { "ok": true }`, whether the email is new or known; a repeat updates the details it sends, never a second record. The storefront is recorded as the source; the platform operator reads the requests.',
     },
     successStatus: 201,
     rateLimit: 'public-signup',

@@ -9,10 +9,8 @@ export const unsubscribeProcedure = publicProcedure
       path: '/public/email-unsubscribe',
       tags: TAGS,
       summary: 'Unsubscribe through the link of an email',
-      description: [
-        "The storefront's `/email/unsubscribe?token=…` page posts the link's `token` here (in the body, so it stays out of access logs). The token alone names the store and the subscription: no `x-organization-slug` is needed.",
-        'The subscription becomes `UNSUBSCRIBED` and a later signup for the same item, variant and email stays so. Every link of every email sent for the subscription works, as often as it is used. A malformed, unknown or foreign token is one neutral `404`.',
-      ].join('\n\n'),
+      description:
+        "The page behind an email's unsubscribe link posts its token here, in the body to keep it out of access logs; the token names the store (no `x-organization-slug`). The subscription stays unsubscribed, also for a later signup; every link works as often as it is used. A malformed, unknown or foreign token is one neutral `404`.",
     },
     rateLimit: 'public-read',
     errors: ['RESOURCE_NOT_FOUND'],
