@@ -11,7 +11,7 @@ export const createAddressProcedure = customerProcedure
       tags: ADDRESS_TAGS,
       summary: 'Add an address',
       description:
-        'Body: `line1` (1 to 300), `city` (1 to 200), `country` (2 letters, stored uppercase) required; `name`, `company` (at most 200), `line2` (300), `state` (200), `postalCode` (32), `phone` (50) optional; `isDefaultShipping`, `isDefaultBilling` (default false). A customer has at most one default-shipping and one default-billing address (enforced by the database): taking a default clears the previous one in the same transaction. Answers `201` with the address.',
+        'Taking a default (shipping or billing) clears the previous one in the same transaction. Answers `201`.',
     },
     successStatus: 201,
   })

@@ -11,8 +11,6 @@ export const listAddressesProcedure = customerProcedure
       path: '/customer/account/addresses',
       tags: ADDRESS_TAGS,
       summary: 'The address book',
-      description:
-        'Newest first, `{ data, nextCursor }`: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50); a cursor that names no address of the customer is `400`.',
     },
   })
   .input(addressListQuerySchema)

@@ -11,7 +11,7 @@ export const listOrdersProcedure = customerProcedure
       path: '/customer/account/orders',
       tags: ORDER_TAGS,
       summary: 'The customer’s orders, newest first',
-      description: `Newest first, \`{ data, nextCursor }\`: pass \`nextCursor\` as \`cursor\` (\`limit\` 1 to 200, default 50); a cursor that names no order of the customer is \`400\`. ${ORDER_READ}`,
+      description: `${ORDER_READ}`,
     },
   })
   .input(customerOrderListQuerySchema)

@@ -10,7 +10,7 @@ export const updateAddressProcedure = customerProcedure
       path: '/customer/account/addresses/{id}',
       tags: ADDRESS_TAGS,
       summary: 'Change an address',
-      description: `Any of the create fields; those not sent stay. \`isDefaultShipping: true\` (or billing) makes it the default and clears the previous default in the same transaction; \`false\` on the default leaves none. ${NEUTRAL_404.replace('value', 'address id')} Answers the address.`,
+      description: `Fields not sent stay. Taking a default clears the previous one in the same transaction; \`false\` on the default leaves none. ${NEUTRAL_404.replace('value', 'address id')}`,
     },
     errors: ['RESOURCE_NOT_FOUND'],
   })

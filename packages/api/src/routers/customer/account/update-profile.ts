@@ -15,10 +15,8 @@ export const updateProfileProcedure = customerProcedure
       path: '/customer/account/profile',
       tags: PROFILE_TAGS,
       summary: 'Update name and phone; ask to change the email',
-      description: [
-        'Body: any of `name` (at most 200), `phone` (at most 50) — `null` or an empty string clears — and `email`. Unknown keys are `400`. Answers the profile.',
-        'An `email` different from the current one is not applied: it becomes `pendingEmail`, and a `CUSTOMER_AUTH` email with a link and a code goes to the new address. Verifying it through `POST /public/customer/auth/verify` changes `email` (and signs in); a later request replaces the pending one, and sending the current email withdraws it. If another customer of the store has the new email by then, the verification fails with the neutral `401 VERIFICATION_FAILED`. Asking for a new email is rate-limited like a sign-in request (per client, and per the new email).',
-      ].join('\n\n'),
+      description:
+        '`null` or an empty string clears a field. A new `email` is not applied at once: it becomes `pendingEmail` and a sign-in email goes to it; verifying it changes the email (and signs in), unless another customer of the store has it by then (`401 VERIFICATION_FAILED`). Sending the current email withdraws a pending one. Rate-limited like a sign-in request.',
     },
     errors: ['RATE_LIMIT_EXCEEDED'],
   })

@@ -16,11 +16,9 @@ export const performProcedure = tenantProcedure
       path: '/customer/actions/{token}',
       tags: TAGS,
       summary: 'Perform the action of a token, once',
-      description: [
-        'Body `{ action: "REQUEST_RETURN", lines: [{ lineId, quantity, reason, note? }] }` for a `RETURN_REQUEST` token: lines among the token’s, each at most the token’s quantity (otherwise `400`, `lines.N.lineId` or `lines.N.quantity`). The return is judged as `POST …/returns` judges it (`409 RETURN_NOT_ELIGIBLE`, `409 OVER_RETURN`); a refused request records nothing and the token stays usable. Success: `200 { action, return }`, the return in `REQUESTED` with `channel: ACTION_TOKEN`, and the `RETURN_REQUESTED` email queued.',
-        'The token performs one action. Repeating the same request (the same body, whatever the key order) answers the recorded result again, with the header `idempotent-replayed: true`, and changes nothing; any other request after that is `409 ACTION_TOKEN_CONSUMED`. Concurrent requests are serialised on the token, so the action happens once.',
-        TOKEN,
-      ].join('\n\n'),
+      description: `The return is judged as the signed-in return request judges it; a refused request records nothing and the token stays usable.
+
+The token performs one action: the same request again (same body, any key order) answers the recorded result with \`idempotent-replayed: true\`; any other request after it is \`409 ACTION_TOKEN_CONSUMED\`. Concurrent requests queue on the token. ${TOKEN}`,
     },
     rateLimit: 'public-read',
     errors: ['RETURN_NOT_ELIGIBLE', 'OVER_RETURN', 'ACTION_TOKEN_CONSUMED'],

@@ -9,11 +9,7 @@ export const previewProcedure = tenantProcedure
       path: '/customer/actions/{token}',
       tags: TAGS,
       summary: 'Preview what an action token does',
-      description: [
-        'Read-only: nothing changes, and the token stays usable. Answers its `purpose`, `expiresAt`, the order (`orderReference`, `orderNumber`, `status`), the lines it covers with the quantity it may return of each and what it could return of each now (`returnableQuantity`), its `actions` (`REQUEST_RETURN` for `RETURN_REQUEST`) and whether each is enabled.',
-        'A used token still previews until it expires or is revoked: `consumedAt` is set, every action is disabled and `result` is the recorded result of the action it performed.',
-        TOKEN,
-      ].join('\n\n'),
+      description: `Read-only: the token stays usable. A used token still previews until it expires, with every action disabled and the recorded result. ${TOKEN}`,
     },
     rateLimit: 'public-read',
   })

@@ -12,7 +12,7 @@ export const logoutProcedure = customerProcedure
       tags: TAGS,
       summary: 'Sign out: revoke the session and clear its cookie',
       description:
-        'Revokes the session presented (bearer `s1_…` or the `__Host-session` cookie): the token is refused from then on. Answers `200 { revoked: true }` with `Set-Cookie: __Host-session=; Max-Age=0`, which clears the cookie. No body is needed. Audited as `customer.signed_out`. With the cookie, the request must come from an allowed origin (`403` otherwise).',
+        'Revokes the session presented (bearer or cookie) and clears the cookie. With the cookie, the request must come from an allowed origin (else `403`).',
     },
   })
   .input(z.object({}).strict())

@@ -10,7 +10,7 @@ export const accountGetProcedure = customerProcedure
       path: '/customer/account/bookings/{id}',
       tags: ACCOUNT_TAGS,
       summary: 'One of the customer’s bookings',
-      description: `The booking detail, with \`actions { cancel, reschedule, cancelCutoffAt, rescheduleCutoffAt }\` (\`APPLY\`, \`REQUEST\` or \`NONE\` now) and \`changeRequests[]\`. ${OWNED}`,
+      description: `\`actions\` says what the customer may do now. ${OWNED}`,
     },
     errors: ['RESOURCE_NOT_FOUND'],
   })

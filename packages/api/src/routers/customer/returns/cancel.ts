@@ -10,10 +10,7 @@ export const cancelProcedure = customerProcedure
       path: '/customer/account/orders/by-reference/{orderReference}/returns/{returnId}/cancel',
       tags: TAGS,
       summary: 'Cancel a pending return',
-      description: [
-        'No body. A `REQUESTED` return becomes `CANCELLED` and gives its quantities back; once the merchant approved or rejected it, it cannot be cancelled (`409 INVALID_STATE_TRANSITION`, `details { from, to }`). No email; audited as `return.cancelled`. Answers the return.',
-        `A return that is not of this order is \`404\`. ${OWN_ORDER}`,
-      ].join('\n\n'),
+      description: `A \`REQUESTED\` return becomes \`CANCELLED\` and gives its quantities back; once the merchant decided, \`409 INVALID_STATE_TRANSITION\`. A return of another order is \`404\`. ${OWN_ORDER}`,
     },
     errors: ['INVALID_STATE_TRANSITION'],
   })

@@ -15,7 +15,7 @@ export const issueActionByNumberProcedure = customerProcedure
       path: '/customer/account/orders/{orderNumber}/return-actions',
       tags: TAGS,
       summary: 'Issue a return action token, by order number (compatibility)',
-      description: `Compatibility route: the same as \`POST /customer/account/orders/by-reference/{orderReference}/return-actions\` with the order's display number. A number that is not plain digits is the neutral \`404\` too.\n\n${ISSUE}`,
+      description: `Compatibility: the by-reference route with the order's display number. ${ISSUE}`,
     },
     successStatus: 201,
     errors: ['RETURN_NOT_ELIGIBLE'],

@@ -10,7 +10,7 @@ export const listByNumberProcedure = customerProcedure
       path: '/customer/account/orders/{orderNumber}/returns',
       tags: TAGS,
       summary: "An order's return activity, by order number (compatibility)",
-      description: `Compatibility route: the same as \`GET /customer/account/orders/by-reference/{orderReference}/returns\` with the order's display number; new links should use the reference. A number that is not plain digits is the neutral \`404\` too.\n\n${LIST}`,
+      description: `Compatibility: the by-reference route with the order's display number. ${LIST}`,
     },
   })
   .input(orderReturnsByNumberQuerySchema)
