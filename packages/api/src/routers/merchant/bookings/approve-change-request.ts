@@ -5,7 +5,7 @@ import {
 } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantBy, mutateBooking } from './booking-mutation.ts';
-import { ANSWER, KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
+import { KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
 
 export const approveChangeRequestProcedure = merchantProcedureWith('bookings:manage')
   .meta({
@@ -14,7 +14,7 @@ export const approveChangeRequestProcedure = merchantProcedureWith('bookings:man
       path: '/merchant/bookings/{id}/change-requests/{changeRequestId}/approve',
       tags: TAGS,
       summary: "Approve a customer's change request",
-      description: `No body. ${KEY_OPTIONAL} ${STAFF_MUTATION}\n\nThe \`PENDING\` request becomes \`APPROVED\` and is applied: a cancel cancels the booking (as the cancel route), a reschedule moves it to the interval asked for (capacity checked, rules not: \`409 CAPACITY_UNAVAILABLE\` leaves the request pending and the booking unchanged). A request already decided, or a booking whose status no longer allows it, is \`409 INVALID_STATE_TRANSITION\`; an unknown request of this booking \`404\`. The customer is emailed. Audited as \`booking.change_request_approved\`. ${ANSWER}`,
+      description: `The pending request is approved and applied: a cancel as the cancel route, a reschedule to the interval asked for (capacity checked, rules not; \`409 CAPACITY_UNAVAILABLE\` leaves the request pending). The customer is emailed. ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
     },
     errors: ['CAPACITY_UNAVAILABLE', 'IDEMPOTENCY_KEY_REUSED', 'INVALID_STATE_TRANSITION', 'STALE_STATE'],
   })

@@ -1,7 +1,7 @@
 import { approveBooking, approveBookingInputSchema, merchantBookingDetailSchema } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantBy, mutateBooking } from './booking-mutation.ts';
-import { ANSWER, KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
+import { KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
 
 export const approveProcedure = merchantProcedureWith('bookings:manage')
   .meta({
@@ -10,11 +10,7 @@ export const approveProcedure = merchantProcedureWith('bookings:manage')
       path: '/merchant/bookings/{id}/approve',
       tags: TAGS,
       summary: 'Approve a booking request',
-      description: [
-        `Body \`{ resourceSelections?, note? }\` (note at most 500, sent to the customer and kept in history). ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
-        '`REQUESTED` → `CONFIRMED` when nothing is due now (sales record `NOT_REQUIRED`, balance open) or `PENDING_PAYMENT` when an amount is (claimed until now + the service `approvedPaymentWindowHours`, not after `startsAt`; the payment link is emailed). Resources: those chosen, else those the booking was given, else others of the pools. Not claimable: `409 CAPACITY_UNAVAILABLE`, nothing changed. Another status, a group member, a request past its expiry or a booking already started: `409 INVALID_STATE_TRANSITION`.',
-        `Audited as \`booking.approved\`. ${ANSWER}`,
-      ].join('\n\n'),
+      description: `A request becomes \`CONFIRMED\` when nothing is due now, else \`PENDING_PAYMENT\` with its payment link emailed and the claim kept for the service's payment window (not after \`startsAt\`). Resources: those chosen, else those the booking was given, else others of the pools; not claimable is \`409 CAPACITY_UNAVAILABLE\`, nothing changed. ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
     },
     errors: ['CAPACITY_UNAVAILABLE', 'IDEMPOTENCY_KEY_REUSED', 'INVALID_STATE_TRANSITION', 'STALE_STATE'],
   })

@@ -1,7 +1,7 @@
 import { cancelBooking, decideBookingInputSchema, merchantBookingDetailSchema } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantBy, mutateBooking } from './booking-mutation.ts';
-import { ANSWER, KEY_OPTIONAL, NOTIFY, STAFF_MUTATION, TAGS } from './docs.ts';
+import { KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
 
 export const cancelProcedure = merchantProcedureWith('bookings:manage')
   .meta({
@@ -10,7 +10,7 @@ export const cancelProcedure = merchantProcedureWith('bookings:manage')
       path: '/merchant/bookings/{id}/cancel',
       tags: TAGS,
       summary: 'Cancel a booking',
-      description: `Body \`{ reason?, notifyCustomer? }\`. ${NOTIFY} ${KEY_OPTIONAL} ${STAFF_MUTATION}\n\n\`CONFIRMED\` → \`CANCELLED\`, its claim released, no automatic refund; \`PENDING_PAYMENT\` → \`CANCELLED\`, its payment closed (sales record voided, checkout closed, the provider intent cancelled after commit). A pending change request is withdrawn. \`REQUESTED\` (decline it instead) and terminal statuses are \`409 INVALID_STATE_TRANSITION\`. Audited as \`booking.cancelled\`. ${ANSWER}`,
+      description: `A confirmed booking's claim is released (no automatic refund); a \`PENDING_PAYMENT\` booking's payment is closed. A pending change request is withdrawn. A \`REQUESTED\` booking is declined instead (\`409\`). ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
     },
     errors: ['IDEMPOTENCY_KEY_REUSED', 'INVALID_STATE_TRANSITION', 'STALE_STATE'],
   })

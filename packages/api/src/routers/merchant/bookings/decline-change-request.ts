@@ -5,7 +5,7 @@ import {
 } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantBy, mutateBooking } from './booking-mutation.ts';
-import { ANSWER, KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
+import { KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
 
 export const declineChangeRequestProcedure = merchantProcedureWith('bookings:manage')
   .meta({
@@ -14,7 +14,7 @@ export const declineChangeRequestProcedure = merchantProcedureWith('bookings:man
       path: '/merchant/bookings/{id}/change-requests/{changeRequestId}/decline',
       tags: TAGS,
       summary: "Decline a customer's change request",
-      description: `Body \`{ reason? }\` (at most 500, sent to the customer). ${KEY_OPTIONAL} ${STAFF_MUTATION}\n\nThe \`PENDING\` request becomes \`DECLINED\`; the booking is unchanged. A request already decided is \`409 INVALID_STATE_TRANSITION\`; an unknown one \`404\`. Audited as \`booking.change_request_declined\`. ${ANSWER}`,
+      description: `The pending request is declined; the booking is unchanged. ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
     },
     errors: ['IDEMPOTENCY_KEY_REUSED', 'INVALID_STATE_TRANSITION', 'STALE_STATE'],
   })

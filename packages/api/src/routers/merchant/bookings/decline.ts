@@ -1,7 +1,7 @@
 import { decideBookingInputSchema, declineBooking, merchantBookingDetailSchema } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantBy, mutateBooking } from './booking-mutation.ts';
-import { ANSWER, KEY_OPTIONAL, NOTIFY, STAFF_MUTATION, TAGS } from './docs.ts';
+import { KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
 
 export const declineProcedure = merchantProcedureWith('bookings:manage')
   .meta({
@@ -10,7 +10,7 @@ export const declineProcedure = merchantProcedureWith('bookings:manage')
       path: '/merchant/bookings/{id}/decline',
       tags: TAGS,
       summary: 'Decline a booking request',
-      description: `Body \`{ reason?, notifyCustomer? }\` (reason at most 500, sent to the customer). ${NOTIFY} ${KEY_OPTIONAL} ${STAFF_MUTATION}\n\n\`REQUESTED\` → \`DECLINED\`; any other status or a group member is \`409 INVALID_STATE_TRANSITION\`. Audited as \`booking.declined\`. ${ANSWER}`,
+      description: `Only a \`REQUESTED\` booking, not a group member, is declined. ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
     },
     errors: ['IDEMPOTENCY_KEY_REUSED', 'INVALID_STATE_TRANSITION', 'STALE_STATE'],
   })

@@ -11,7 +11,7 @@ export const getProcedure = merchantProcedure
       tags: TAGS,
       summary: 'A booking by id',
       description:
-        "Open to any member; Staff only for bookings assigned to them. The customer's booking detail plus `customerNote`, `assigneeUserIds`, `history[]`, `allocations[]` (every requirement's resources) and, for `REQUESTED`, `capacityConflict` (approval would fail now). An unknown id, another organization's, or one not assigned to a Staff member is the neutral `404`.",
+        'Staff read only bookings assigned to them; any other id is the neutral `404`. For a request, `capacityConflict` says whether approval would fail now.',
     },
   })
   .input(bookingIdInputSchema)

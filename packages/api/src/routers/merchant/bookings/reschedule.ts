@@ -5,7 +5,7 @@ import {
 } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantBy, mutateBooking } from './booking-mutation.ts';
-import { ANSWER, KEY_OPTIONAL, NOTIFY, STAFF_MUTATION, TAGS } from './docs.ts';
+import { KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
 
 export const rescheduleProcedure = merchantProcedureWith('bookings:manage')
   .meta({
@@ -14,11 +14,7 @@ export const rescheduleProcedure = merchantProcedureWith('bookings:manage')
       path: '/merchant/bookings/{id}/reschedule',
       tags: TAGS,
       summary: 'Move a booking',
-      description: [
-        `Body \`{ startsAt, endsAt, resourceSelections?, ignoreRules?, notifyCustomer? }\` (ISO 8601 with an offset, whole minute; \`endsAt\` after \`startsAt\`). ${NOTIFY} ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
-        "Only `CONFIRMED` bookings move (`REQUESTED`, `PENDING_PAYMENT` and terminal ones: `409 INVALID_STATE_TRANSITION`). The duration may change, the price does not. Hours, closures, lead time and maximum advance are checked unless `ignoreRules` (`409 BOOKING_SLOT_UNAVAILABLE`). The claim moves in one transaction (release, then claim under the capacity lock), so a move overlapping the booking's own interval competes only with others; not claimable: `409 CAPACITY_UNAVAILABLE` and the booking keeps its interval and claim.",
-        `Audited as \`booking.rescheduled\` with the old and new intervals. ${ANSWER}`,
-      ].join('\n\n'),
+      description: `Only \`CONFIRMED\` bookings move; the duration may change, the price does not. Hours, closures, lead time and maximum advance are checked unless \`ignoreRules\`. The claim moves in one transaction, so the booking competes only with others for its own interval; not claimable is \`409 CAPACITY_UNAVAILABLE\` and nothing changes. ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
     },
     errors: [
       'BOOKING_SLOT_UNAVAILABLE',

@@ -1,7 +1,7 @@
 import { assigneesInputSchema, merchantBookingDetailSchema, setBookingAssignees } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { merchantBy, mutateBooking } from './booking-mutation.ts';
-import { ANSWER, KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
+import { KEY_OPTIONAL, STAFF_MUTATION, TAGS } from './docs.ts';
 
 export const setAssigneesProcedure = merchantProcedureWith('bookings:manage')
   .meta({
@@ -10,7 +10,7 @@ export const setAssigneesProcedure = merchantProcedureWith('bookings:manage')
       path: '/merchant/bookings/{id}/assignees',
       tags: TAGS,
       summary: "Replace a booking's assignees",
-      description: `Body \`{ userIds[] }\`: at most 20 user ids, each of an active member of the organization, else \`400\` (\`userIds.N\`). Replaces the list; assigned Staff see and (with \`bookings:manage\`) act on the booking. ${KEY_OPTIONAL} ${STAFF_MUTATION} Audited as \`booking.assignees_updated\`. ${ANSWER}`,
+      description: `Replaces the list; assigned Staff see the booking and, with \`bookings:manage\`, act on it. ${KEY_OPTIONAL} ${STAFF_MUTATION}`,
     },
     errors: ['IDEMPOTENCY_KEY_REUSED', 'STALE_STATE'],
   })

@@ -9,7 +9,7 @@ export const createProcedure = platformProcedure
       tags: ['Platform'],
       summary: 'Provision an organization with its first Owner',
       description:
-        'Operator surface: `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`. Every /platform route answers 404 while PLATFORM_ADMIN_TOKEN is unset. The Owner membership stays pending until a merchant token with that email signs in.',
+        'Operator surface, with `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`; every /platform route answers `404` while PLATFORM_ADMIN_TOKEN is unset. The Owner membership stays pending until a merchant token with that email signs in.',
     },
     successStatus: 201,
     errors: ['SLUG_TAKEN'],

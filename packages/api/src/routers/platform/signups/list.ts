@@ -9,10 +9,8 @@ export const listProcedure = platformProcedure
       path: '/platform/signups',
       tags: ['Platform'],
       summary: 'Captured self-serve signup requests, newest first',
-      description: [
-        'Operator surface: `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`. Every /platform route answers 404 while PLATFORM_ADMIN_TOKEN is unset.',
-        'One record per email, ordered by its first request (`createdAt` desc, then `id` desc); `updatedAt` is its latest. Keyset-paginated: pass `nextCursor` as `cursor` (limit 1 to 200, default 50); a cursor that names no signup is `400 VALIDATION_FAILED`.',
-      ].join('\n\n'),
+      description:
+        'Operator surface, with `Authorization: Bearer <PLATFORM_ADMIN_TOKEN>`; every /platform route answers `404` while PLATFORM_ADMIN_TOKEN is unset. One record per email, ordered by its first request; `updatedAt` is its latest.',
     },
   })
   .input(signupListQuerySchema)
