@@ -1,6 +1,6 @@
 import { fulfillmentPathSchema, fulfillmentSchema, getFulfillment } from '@commerce/orders';
 import { merchantProcedure } from '../../../trpc.ts';
-import { ADDRESSING, BASE, READ, TAGS } from './docs.ts';
+import { ADDRESSING, BASE, TAGS } from './docs.ts';
 
 export const getProcedure = merchantProcedure
   .meta({
@@ -9,7 +9,7 @@ export const getProcedure = merchantProcedure
       path: `${BASE}/fulfillments/{fulfillmentId}`,
       tags: TAGS,
       summary: 'A fulfillment',
-      description: `Open to any member. ${ADDRESSING} ${READ}`,
+      description: `${ADDRESSING}`,
     },
   })
   .input(fulfillmentPathSchema)

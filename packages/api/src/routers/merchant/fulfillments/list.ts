@@ -1,7 +1,7 @@
 import { pageSchema } from '@commerce/core';
 import { fulfillmentListQuerySchema, fulfillmentSchema, listFulfillments } from '@commerce/orders';
 import { merchantProcedure } from '../../../trpc.ts';
-import { ADDRESSING, BASE, READ, TAGS } from './docs.ts';
+import { ADDRESSING, BASE, TAGS } from './docs.ts';
 
 export const listProcedure = merchantProcedure
   .meta({
@@ -10,11 +10,7 @@ export const listProcedure = merchantProcedure
       path: `${BASE}/fulfillments`,
       tags: TAGS,
       summary: "A record's fulfillments, oldest first",
-      description: [
-        `Open to any member. ${ADDRESSING}`,
-        'Every fulfillment of the record, cancelled ones included, oldest first (`createdAt`, then `id`), keyset-paginated: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50); a cursor naming no fulfillment of the record is `400`.',
-        READ,
-      ].join('\n\n'),
+      description: `Cancelled ones included. ${ADDRESSING}`,
     },
   })
   .input(fulfillmentListQuerySchema)

@@ -12,7 +12,7 @@ export const archiveVariantProcedure = merchantProcedureWith('catalog:write')
       tags: VARIANTS,
       summary: 'Archive (soft-delete) a variant',
       description:
-        "No body. Sets `archivedAt`; the variant leaves the `archived=false` list and the item's `salePriceInCents`; its SKU stays taken. Idempotent. Answers `201` with the variant. Audited as `variant.archived` when something changed.",
+        "Idempotent. The variant leaves the non-archived list and the item's sale price; its SKU stays taken.",
     },
     successStatus: 201,
   })

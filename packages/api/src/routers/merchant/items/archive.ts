@@ -11,8 +11,7 @@ export const archiveProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/items/{id}/archive',
       tags: ITEMS,
       summary: 'Archive (soft-delete) an item',
-      description:
-        'No body. From any state: `status` becomes `ARCHIVED`, `archivedAt` is set and the prior status is kept in `metafields.__archivedFromStatus`. Archiving an archived item changes nothing (idempotent). Answers `201` with the item. Audited as `item.archived` when something changed.',
+      description: 'Idempotent, from any state; restore brings back the status it had.',
     },
     successStatus: 201,
   })

@@ -10,10 +10,8 @@ export const createVariantProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/items/{itemId}/variants',
       tags: VARIANTS,
       summary: 'Add a variant to an item',
-      description: [
-        'Body: `name` (required, 1 to 200), `sku` (at most 100, or null; unique per organization among variants, archived ones included), `options` (option name to value, at most 20), `priceInCents` and `salePriceInCents` (integers 0 or more, or null; the sale price must not be above the price), `inventoryQuantity` (integer 0 or more; null means stock is not tracked), `sortOrder` (default 0; ties oldest first), `shippingWeightGrams`, `shippingLengthMm`, `shippingWidthMm`, `shippingHeightMm` (integers of at least 1, or null; a unit takes all four from its variant when the variant has all four, else from its item). Unknown keys are `400`.',
-        'A SKU another variant of the organization has is `409 SKU_TAKEN`. An unknown item, or one of another organization, is `404`. Audited as `variant.created`.',
-      ].join('\n\n'),
+      description:
+        'A unit takes its shipping dimensions from its variant when the variant has all four, else from its item. A SKU is unique in the organization, archived variants included (`409 SKU_TAKEN`).',
     },
     successStatus: 201,
     errors: ['SKU_TAKEN'],

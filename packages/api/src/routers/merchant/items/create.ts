@@ -1,7 +1,7 @@
 import { createItem, createItemInputSchema, itemSchema } from '@commerce/catalog';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { writeContext } from '../../../write-context.ts';
-import { ITEM_BODY, ITEMS } from './docs.ts';
+import { ITEMS } from './docs.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -10,11 +10,8 @@ export const createProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/items',
       tags: ITEMS,
       summary: 'Create an item',
-      description: [
-        ITEM_BODY,
-        'A new item has `sortOrder` 0 unless one is sent, so it comes first (newest first among equal `sortOrder`) until the items are reordered.',
-        'A slug another item of the organization has (archived ones included) is `409 SLUG_TAKEN`. Audited as `item.created`.',
-      ].join('\n\n'),
+      description:
+        'A new item comes first (`sortOrder` 0, newest first) until the items are reordered. A slug is unique in the organization, archived items included (`409 SLUG_TAKEN`).',
     },
     successStatus: 201,
     errors: ['SLUG_TAKEN'],

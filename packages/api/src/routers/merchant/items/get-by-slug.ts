@@ -9,8 +9,7 @@ export const getBySlugProcedure = merchantProcedure
       path: '/merchant/items/by-slug/{slug}',
       tags: ITEMS,
       summary: 'An item by slug',
-      description:
-        'Open to any member; archived items included. An unknown slug, or one of another organization, is `404`.',
+      description: 'Archived items included.',
     },
   })
   .input(itemSlugInputSchema)

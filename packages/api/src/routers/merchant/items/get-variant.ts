@@ -9,8 +9,7 @@ export const getVariantProcedure = merchantProcedure
       path: '/merchant/items/{itemId}/variants/{variantId}',
       tags: VARIANTS,
       summary: 'A variant of an item',
-      description:
-        'Open to any member; archived variants included. A variant of another item or organization, or a missing one, is `404`.',
+      description: 'Archived variants included.',
     },
   })
   .input(variantPathInputSchema)

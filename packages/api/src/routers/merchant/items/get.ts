@@ -9,8 +9,7 @@ export const getProcedure = merchantProcedure
       path: '/merchant/items/{id}',
       tags: ITEMS,
       summary: 'An item by id',
-      description:
-        'Open to any member; archived items included. An unknown id, or one of another organization, is `404`.',
+      description: 'Archived items included.',
     },
   })
   .input(itemIdInputSchema)

@@ -10,11 +10,8 @@ export const reorderProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/items/reorder',
       tags: ITEMS,
       summary: 'Set the merchant order of every item',
-      description: [
-        "Body `{ orderedIds }`: every non-archived item of the organization, each exactly once, in the new order (at most 10,000 ids). Each item's `sortOrder` becomes its index, in one transaction.",
-        'A duplicate, a missing item, or an id that is unknown, archived or of another organization is `400 VALIDATION_FAILED` (the issues name the ids) and changes nothing. The items are locked while the set is checked and written, so a concurrent archive either lands first (and the set must leave it out) or waits.',
-        'Answers `{ data: [{ id, sortOrder }] }` in the new order. A reorder that moves something is audited as `item.reordered` with `{ itemCount, changedCount }`.',
-      ].join('\n\n'),
+      description:
+        "Takes every non-archived item of the organization exactly once; each item's `sortOrder` becomes its index, in one transaction. Anything else changes nothing (`400` naming the ids). The items are locked meanwhile, so a concurrent archive lands first or waits.",
     },
   })
   .input(reorderItemsInputSchema)

@@ -11,8 +11,7 @@ export const restoreVariantProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/items/{itemId}/variants/{variantId}/restore',
       tags: VARIANTS,
       summary: 'Restore an archived variant',
-      description:
-        'No body. Clears `archivedAt`. Idempotent. Answers `201` with the variant. Audited as `variant.restored` when something changed.',
+      description: 'Idempotent.',
     },
     successStatus: 201,
   })

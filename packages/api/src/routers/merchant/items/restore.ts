@@ -11,8 +11,7 @@ export const restoreProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/items/{id}/restore',
       tags: ITEMS,
       summary: 'Restore an archived item',
-      description:
-        'No body. The item returns to the status stored at archiving (`ACTIVE` or `DRAFT`), or `DRAFT` when none is stored; `archivedAt` is cleared and `__archivedFromStatus` removed. Restoring an item that is not archived changes nothing (idempotent). Answers `201` with the item. Audited as `item.restored` when something changed.',
+      description: 'Idempotent. The item returns to the status it had when archived, else `DRAFT`.',
     },
     successStatus: 201,
   })
