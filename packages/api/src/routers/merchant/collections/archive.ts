@@ -11,7 +11,7 @@ export const archiveProcedure = writer()
       tags: TAGS,
       summary: 'Archive a collection',
       description:
-        'Soft delete: sets `archivedAt`, keeps `status`, members and their order. The collection leaves the storefront and the default merchant list at once. Idempotent: archiving an archived collection answers it unchanged. Answers `201` with the collection. Audited as `collection.archived`.',
+        'Idempotent. Keeps `status`, members and their order; the collection leaves the storefront at once.',
     },
     successStatus: 201,
   })

@@ -10,11 +10,7 @@ export const createProcedure = writer()
       path: '/merchant/collections',
       tags: TAGS,
       summary: 'Create a collection',
-      description: [
-        'Body `{ name, slug, status, description?, sortOrder? }`: `name` 1 to 200 characters (trimmed), `status` `ACTIVE` or `DRAFT`, `description` at most 10,000 characters, `sortOrder` an integer (default 0). Unknown keys are `400`.',
-        SLUG_RULE,
-        'Answers `201` with the collection (no items yet). Audited as `collection.created`.',
-      ].join('\n\n'),
+      description: `${SLUG_RULE}`,
     },
     successStatus: 201,
     errors: ['SLUG_TAKEN'],

@@ -9,8 +9,7 @@ export const getProcedure = merchantProcedure
       path: '/merchant/collections/{id}',
       tags: TAGS,
       summary: 'One collection',
-      description:
-        'Open to any member; archived collections included. `itemCount` counts every member, whatever its status. An unknown id, or one of another organization, is `404`.',
+      description: 'Archived collections included; `itemCount` counts every member.',
     },
   })
   .input(collectionIdInputSchema)

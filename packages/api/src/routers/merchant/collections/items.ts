@@ -11,7 +11,7 @@ export const itemsProcedure = merchantProcedure
       tags: TAGS,
       summary: "A collection's items, in the collection's order",
       description:
-        "Open to any member. Every member whatever its status (DRAFT and archived items included), in the collection's own order, decorated like the merchant item list. Works for archived collections. Keyset-paginated by item id: pass `nextCursor` as `cursor` (limit 1 to 200, default 50); a cursor that is not a member is `400`. An unknown collection is `404`.",
+        "Every member whatever its status, in the collection's order, archived collections included.",
     },
   })
   .input(collectionItemsQuerySchema)

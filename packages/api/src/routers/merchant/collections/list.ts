@@ -10,8 +10,7 @@ export const listProcedure = merchantProcedure
       path: '/merchant/collections',
       tags: TAGS,
       summary: "The organization's collections",
-      description:
-        'Open to any member. Ordered by `sortOrder` ascending, then `createdAt` descending, then `id` descending. Archived collections are hidden unless `archived=true`; `status` filters by `ACTIVE` or `DRAFT`. Keyset-paginated: pass `nextCursor` as `cursor` (limit 1 to 200, default 50); a cursor that names no collection of the organization is `400`.',
+      description: 'Archived collections are hidden unless `archived=true`.',
     },
   })
   .input(collectionListQuerySchema)

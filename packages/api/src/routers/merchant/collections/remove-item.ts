@@ -14,8 +14,7 @@ export const removeItemProcedure = writer()
       path: '/merchant/collections/{id}/items/{itemId}',
       tags: TAGS,
       summary: 'Take an item out of a collection',
-      description:
-        'Idempotent: answers `200 { removed: 1 }` when the item was a member and `{ removed: 0 }` otherwise (an unknown item id included). The other members keep their order. An unknown collection is `404`. Audited as `collection.item_removed` with `{ itemId }` when something was removed.',
+      description: 'Idempotent; the other members keep their order.',
     },
   })
   .input(removeCollectionItemInputSchema)

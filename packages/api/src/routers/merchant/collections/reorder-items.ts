@@ -15,7 +15,7 @@ export const reorderItemsProcedure = writer()
       tags: TAGS,
       summary: "Set the order of a collection's items",
       description:
-        'Body `{ itemIds }`: exactly the current members, each once (at most 10,000), else `400 VALIDATION_FAILED` with an issue per duplicate or non-member id and one for the missing members, and nothing changes. Each member gets the position of its index, in one transaction under the collection’s lock. Answers `{ itemIds }`. Audited as `collection.items_reordered` when an item moved.',
+        "Takes exactly the current members, each once, else changes nothing (`400`). In one transaction under the collection's lock.",
     },
   })
   .input(reorderCollectionItemsInputSchema)

@@ -11,7 +11,7 @@ export const reorderProcedure = writer()
       tags: TAGS,
       summary: 'Set the order of the collections',
       description:
-        'Body `{ orderedIds }`: every non-archived collection of the organization exactly once (archived ones are not part of the order), else `400 VALIDATION_FAILED` with an issue per duplicate or foreign id and one for the missing ones, and nothing changes. Each collection gets `sortOrder` equal to its index, in one transaction. Answers `{ orderedIds }`. Audited as `collection.reordered` when a `sortOrder` changed.',
+        'Takes every non-archived collection exactly once, else changes nothing (`400`); each `sortOrder` becomes its index.',
     },
   })
   .input(reorderCollectionsInputSchema)

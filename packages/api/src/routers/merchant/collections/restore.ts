@@ -10,8 +10,7 @@ export const restoreProcedure = writer()
       path: '/merchant/collections/{id}/restore',
       tags: TAGS,
       summary: 'Restore an archived collection',
-      description:
-        'Clears `archivedAt` and keeps `status` (an ACTIVE collection is public again at once). Idempotent: restoring a live collection answers it unchanged. Answers `201` with the collection. Audited as `collection.restored`.',
+      description: 'Idempotent. Keeps `status`: an active collection is public again at once.',
     },
     successStatus: 201,
   })

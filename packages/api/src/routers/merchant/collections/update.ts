@@ -10,11 +10,7 @@ export const updateProcedure = writer()
       path: '/merchant/collections/{id}',
       tags: TAGS,
       summary: 'Change a collection',
-      description: [
-        'Any subset of `{ name, slug, status, description, sortOrder }` (same rules as create; `description: null` clears it). Archived collections may be edited too.',
-        SLUG_RULE,
-        'Audited as `collection.updated` with `{ fields }`, the names of the fields whose value changed; a patch that changes nothing answers the collection and records nothing.',
-      ].join('\n\n'),
+      description: `Fields not sent stay; archived collections may be edited. A patch that changes nothing records nothing. ${SLUG_RULE}`,
     },
     errors: ['SLUG_TAKEN'],
   })

@@ -11,7 +11,7 @@ export const updateFulfillmentStatusProcedure = merchantProcedure
       tags: TAGS,
       summary: 'Deprecated: always refused',
       description:
-        'Deprecated and rejection-only. `fulfillmentStatus` is derived from fulfillment records (`POST /merchant/commerce/orders/{recordId}/fulfillments`) and is never written by clients. After authentication and membership, every call answers `409 LINE_FULFILLMENT_REQUIRED`, whatever the order id or body, and changes nothing.',
+        '`fulfillmentStatus` is derived from fulfillment records: every call answers `409 LINE_FULFILLMENT_REQUIRED` and changes nothing.',
       deprecated: true,
     },
     errors: ['LINE_FULFILLMENT_REQUIRED'],

@@ -11,11 +11,8 @@ export const updateStatusProcedure = operator
       path: '/merchant/orders/{id}/status',
       tags: TAGS,
       summary: 'Move an order to its next status',
-      description: [
-        'Needs `orders:operate` (Owner and Admin hold it). Body `{ status }`. Allowed: `PENDING` → `CONFIRMED` → `PROCESSING` → `COMPLETED`, and `PENDING`, `CONFIRMED` or `PROCESSING` → `CANCELLED`. `COMPLETED` and `CANCELLED` are final. Any other move, the current status included, is `409 INVALID_STATE_TRANSITION` (`details: { from, to }`) and changes nothing.',
-        'The order is locked while the move is judged, so of two concurrent moves the second is judged from the state the first left. Audited as `order.status_changed` with `{ from, to }`. Answers the order.',
-        'Cancelling a checkout order that is not paid (`paymentStatus` `AWAITING_PAYMENT`, or `FAILED` with its session free to retry) takes its payment back: its stock is released, its checkout session is `CANCELLED` (a later `payment-session` is `409 INVALID_STATE_TRANSITION`), its `paymentStatus` becomes `FAILED`, and its payment intent is cancelled at the processor after the change commits (retried by the worker while the processor fails; the answer does not wait for it). A payment that still arrives for it is refunded in full and the order becomes `paymentStatus: REFUNDED`. Cancelling a `PAID` order changes only its status.',
-      ].join('\n\n'),
+      description:
+        'Needs `orders:operate`. `PENDING` → `CONFIRMED` → `PROCESSING` → `COMPLETED`, or to `CANCELLED` before completion; anything else is `409 INVALID_STATE_TRANSITION`. Concurrent moves are judged one after the other.\n\nCancelling an unpaid checkout order takes its payment back: stock released, checkout session cancelled, payment intent cancelled after the commit (retried by the worker); a payment that still arrives is refunded in full.',
     },
     errors: ['INVALID_STATE_TRANSITION'],
   })

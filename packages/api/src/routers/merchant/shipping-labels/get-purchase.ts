@@ -10,7 +10,7 @@ export const getPurchaseProcedure = merchantProcedure
       path: '/merchant/orders/{orderId}/shipping-label/purchases/{purchaseId}',
       tags: TAGS,
       summary: 'A label purchase',
-      description: `Open to any member. ${ADDRESSING} ${RECONCILIATION}`,
+      description: `${ADDRESSING} ${RECONCILIATION}`,
     },
   })
   .input(labelPurchasePathSchema)

@@ -11,11 +11,7 @@ export const listPurchasesProcedure = merchantProcedure
       path: '/merchant/orders/{orderId}/shipping-label/purchases',
       tags: TAGS,
       summary: "An order's label purchases, oldest first",
-      description: [
-        `Open to any member. ${ADDRESSING}`,
-        'Every purchase of the order, failed ones included, oldest first (by id), keyset-paginated: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50); a cursor naming no purchase of the order is `400`.',
-        RECONCILIATION,
-      ].join('\n\n'),
+      description: `Failed purchases included. ${ADDRESSING} ${RECONCILIATION}`,
     },
   })
   .input(labelPurchaseListQuerySchema)
