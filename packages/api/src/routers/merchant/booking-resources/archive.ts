@@ -10,8 +10,7 @@ export const archiveProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/booking-resources/{id}/archive',
       tags: TAGS,
       summary: 'Archive a resource',
-      description:
-        'No body. `status` becomes `ARCHIVED` and `archivedAt` is set: the resource leaves every pool for new claims; existing claims stay. Idempotent. Answers `201` with the resource. Audited as `booking_resource.archived` when something changed.',
+      description: 'Idempotent. The resource leaves every pool for new claims; existing claims stay.',
     },
     successStatus: 201,
   })

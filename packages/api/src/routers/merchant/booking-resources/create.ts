@@ -1,7 +1,7 @@
 import { createResource, createResourceInputSchema, resourceSchema } from '@commerce/bookings';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { writeContext } from '../../../write-context.ts';
-import { RESOURCE_BODY, TAGS } from './docs.ts';
+import { TAGS } from './docs.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -10,7 +10,7 @@ export const createProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/booking-resources',
       tags: TAGS,
       summary: 'Create a resource',
-      description: `${RESOURCE_BODY}\n\nA new resource is \`ACTIVE\`. Answers \`201\`. Audited as \`booking_resource.created\`.`,
+      description: 'A new resource is `ACTIVE`. Its capacity is shared by every service that uses it.',
     },
     successStatus: 201,
   })

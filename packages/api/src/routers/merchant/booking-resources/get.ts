@@ -9,8 +9,7 @@ export const getProcedure = merchantProcedure
       path: '/merchant/booking-resources/{id}',
       tags: TAGS,
       summary: 'A resource by id',
-      description:
-        'Open to any member; archived included. An unknown id, or one of another organization, is `404`.',
+      description: 'Archived resources included.',
     },
   })
   .input(resourceIdInputSchema)

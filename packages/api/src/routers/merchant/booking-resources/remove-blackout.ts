@@ -12,7 +12,7 @@ export const removeBlackoutProcedure = merchantProcedureWith('catalog:write')
       tags: TAGS,
       summary: 'Remove a blackout',
       description:
-        "Releases the blackout's claim. Answers `204`, also when the blackout was already removed (idempotent); a blackout that never existed on this resource, or another organization's, is `404`. Audited as `booking_resource.blackout_removed` when something changed.",
+        "Releases the blackout's claim; idempotent (`204` again). A blackout that never existed on this resource is `404`.",
     },
     successStatus: 204,
     errors: ['STALE_STATE'],

@@ -10,8 +10,7 @@ export const restoreProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/booking-resources/{id}/restore',
       tags: TAGS,
       summary: 'Restore an archived resource',
-      description:
-        'No body. `status` becomes `ACTIVE` and `archivedAt` is cleared. Idempotent. Answers `201` with the resource. Audited as `booking_resource.restored` when something changed.',
+      description: 'Idempotent.',
     },
     successStatus: 201,
   })

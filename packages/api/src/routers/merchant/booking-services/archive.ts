@@ -11,8 +11,7 @@ export const archiveProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/booking-services/{id}/archive',
       tags: TAGS,
       summary: 'Archive a booking service',
-      description:
-        'No body. From any state: `ARCHIVED`, `archivedAt` set, the prior status kept in `metafields.__archivedFromStatus`. Idempotent. Answers `201` with the service. Audited as `booking_service.archived` when something changed.',
+      description: 'Idempotent, from any state; restore brings back the status it had.',
     },
     successStatus: 201,
   })

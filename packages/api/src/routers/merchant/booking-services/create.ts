@@ -2,7 +2,7 @@ import { createService, createServiceInputSchema, serviceSchema } from '@commerc
 import { storeCurrency } from '../../../store-currency.ts';
 import { merchantProcedureWith } from '../../../trpc.ts';
 import { writeContext } from '../../../write-context.ts';
-import { SERVICE_BODY, TAGS } from './docs.ts';
+import { ACTIVATION, TAGS } from './docs.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({
@@ -11,7 +11,7 @@ export const createProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/booking-services',
       tags: TAGS,
       summary: 'Create a booking service',
-      description: `${SERVICE_BODY}\n\nAnswers \`201\` with the service; \`pricing\` reads as a preview (\`authoritative: false\`) in the store currency. Audited as \`booking_service.created\`.`,
+      description: `${ACTIVATION} \`pricing\` reads as a preview in the store currency.`,
     },
     successStatus: 201,
     errors: ['SLUG_TAKEN'],

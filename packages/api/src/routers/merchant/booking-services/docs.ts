@@ -1,9 +1,6 @@
-/** OpenAPI text the area's procedures share. */
+/** OpenAPI text the merchant booking service procedures share. */
 
 export const TAGS = ['Merchant: booking services'];
 
-export const SERVICE_BODY = [
-  'Body: `slug` (lowercase letters and digits in words joined by single hyphens, at most 100, unique per organization: `409 SLUG_TAKEN`), `name` (1 to 200), `description` (at most 5,000 or null), `status` (`ACTIVE` or `DRAFT`, default `DRAFT`), `itemId` (a catalog item of type `SERVICE` or `RENTAL`, display only, or null), `periodMode`, `timezone` (IANA), `durations`, `fixedSlots` (`FIXED_SLOT` only), `availability` (`weeklyHours`, `exceptions`, `hoursPolicy`, `leadTimeMinutes`, `maxAdvanceDays`, `bufferBeforeMinutes`, `bufferAfterMinutes`), `partySize` (`{ min, max }`, default `{ 1, 1 }`), `requirements` (1 to 10: `{ id?, name, resourceIds (1 to 200 ACTIVE resources of the organization, in preference order), units ({ mode: PER_BOOKING, count 1 to 100 } or { mode: PER_PARTICIPANT }), selection (AUTO, OPTIONAL or REQUIRED; default AUTO), allowSplit (default false) }`), `pricing` (`FLAT`, `PER_PERIOD` or `DURATION_TABLE`, or null), `checkout` (`approvalMode`, `paymentMode`, `deposit` for `DEPOSIT` only, `holdMinutes` 5 to 30, `paymentWindowMinutes` 10 to 1,440, `approvedPaymentWindowHours` 1 to 168, `requestExpiryHours` 1 to 720), `policies` (`cancellation` and `reschedule`: `{ mode: SELF_SERVICE, REQUEST or NONE, cutoffMinutes 0 to 525,600 }`, default `REQUEST`, 0), `delivery` (`mode` `PICKUP_ONLY` (default), `OPTIONAL` or `REQUIRED`; delivering modes need `originAddress` and `flatFeeInCents` or ascending `bands[] { label, maxDistanceMeters, feeInCents }`), `agreement` (null or `{ title, bodyText }`, body at most 20,000; `version` is the server’s), `sortOrder`, `metafields`.',
-  'Unknown keys are `400`. Rules joining fields are `400` naming each path: `FIXED_DURATION` needs `durations.choicesMinutes`, `EXACT_RANGE` `durations.minMinutes` and `maxMinutes`, `FIXED_SLOT` `fixedSlots` (and only it may have them); a pool resource that is not an ACTIVE resource of the organization names `requirements.N.resourceIds.M`.',
-  '`ACTIVE` needs the activation check: every requirement with an ACTIVE resource, open hours (or fixed slots), complete pricing; else `400 VALIDATION_FAILED` naming each gap.',
-].join('\n\n');
+export const ACTIVATION =
+  'An `ACTIVE` service must pass the activation check (every requirement with an active resource, open hours or fixed slots, complete pricing): else `400` naming each gap.';

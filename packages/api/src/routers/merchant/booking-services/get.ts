@@ -10,8 +10,7 @@ export const getProcedure = merchantProcedure
       path: '/merchant/booking-services/{id}',
       tags: TAGS,
       summary: 'A booking service by id',
-      description:
-        'Open to any member; archived included. An unknown id, or one of another organization, is `404`.',
+      description: 'Archived services included.',
     },
   })
   .input(serviceIdInputSchema)

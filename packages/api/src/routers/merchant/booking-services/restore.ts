@@ -12,7 +12,7 @@ export const restoreProcedure = merchantProcedureWith('catalog:write')
       tags: TAGS,
       summary: 'Restore an archived booking service',
       description:
-        'No body. Back to the prior status, or `DRAFT` when none is stored or when `ACTIVE` would fail the activation check now. Idempotent. Answers `201` with the service. Audited as `booking_service.restored` when something changed.',
+        'Idempotent. Back to the status it had, or `DRAFT` when `ACTIVE` would fail the activation check now.',
     },
     successStatus: 201,
   })

@@ -10,8 +10,7 @@ export const archiveRateProcedure = writer
       path: '/merchant/shipping/rates/{rateId}/archive',
       tags: TAGS,
       summary: 'Archive a shipping rate',
-      description:
-        'The rate leaves the public list at once. Idempotent: archiving an archived rate answers it unchanged. Audited as `shipping_rate.archived` when it changes.',
+      description: 'Idempotent; the rate leaves the public list at once.',
     },
     successStatus: 201,
   })

@@ -10,7 +10,7 @@ export const archiveZoneProcedure = writer
       path: '/merchant/shipping/zones/{id}/archive',
       tags: TAGS,
       summary: 'Archive a shipping zone',
-      description: `The zone and its rates leave the public list at once; the rates keep their own state. Idempotent: archiving an archived zone answers it unchanged. Audited as \`shipping_zone.archived\` when it changes. ${ZONE_READ_NOTE}`,
+      description: `Idempotent; the zone and its rates leave the public list at once (the rates keep their own state). ${ZONE_READ_NOTE}`,
     },
     successStatus: 201,
   })

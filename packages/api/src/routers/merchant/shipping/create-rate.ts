@@ -10,8 +10,7 @@ export const createRateProcedure = writer
       path: '/merchant/shipping/zones/{id}/rates',
       tags: TAGS,
       summary: 'Add a flat rate to a shipping zone',
-      description:
-        'Body `{ name, priceInCents, minimumSubtotalInCents?, estimatedDelivery?, sortOrder? }`. A rate cannot be added to an archived zone: `409 INVALID_STATE_TRANSITION` (restore the zone first). Audited as `shipping_rate.created`.',
+      description: 'An archived zone takes no new rate (`409 INVALID_STATE_TRANSITION`: restore it first).',
     },
     successStatus: 201,
     errors: ['INVALID_STATE_TRANSITION'],

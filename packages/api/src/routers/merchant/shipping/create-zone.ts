@@ -10,8 +10,7 @@ export const createZoneProcedure = writer
       path: '/merchant/shipping/zones',
       tags: TAGS,
       summary: 'Create a shipping zone',
-      description:
-        'Body `{ name, countries, sortOrder? }`. `countries` are ISO 3166-1 alpha-2 codes (lower case accepted, stored upper case, repeats kept once; an unassigned code is `400`); the list may be empty while the zone is being configured. Answers the zone with `rates: []`. Audited as `shipping_zone.created`.',
+      description: 'The countries may be empty while the zone is being configured.',
     },
     successStatus: 201,
   })

@@ -9,7 +9,6 @@ export const getRateProcedure = merchantProcedure
       path: '/merchant/shipping/rates/{rateId}',
       tags: TAGS,
       summary: 'One shipping rate, archived or not',
-      description: 'Open to any member. An unknown id, or one of another organization, is `404`.',
     },
   })
   .input(shippingRateReadInputSchema)

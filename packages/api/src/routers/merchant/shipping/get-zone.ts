@@ -9,7 +9,7 @@ export const getZoneProcedure = merchantProcedure
       path: '/merchant/shipping/zones/{id}',
       tags: TAGS,
       summary: 'One shipping zone, archived or not',
-      description: `Open to any member. ${ZONE_READ_NOTE} An unknown id, or one of another organization, is \`404\`.`,
+      description: `${ZONE_READ_NOTE}`,
     },
   })
   .input(shippingZoneReadInputSchema)

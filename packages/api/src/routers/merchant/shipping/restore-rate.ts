@@ -10,8 +10,7 @@ export const restoreRateProcedure = writer
       path: '/merchant/shipping/rates/{rateId}/restore',
       tags: TAGS,
       summary: 'Restore an archived shipping rate',
-      description:
-        'Idempotent: restoring an active rate answers it unchanged. A rate of an archived zone can be restored; it shows publicly once its zone is restored. Audited as `shipping_rate.restored` when it changes.',
+      description: 'Idempotent. A rate of an archived zone shows publicly once its zone is restored.',
     },
     successStatus: 201,
   })

@@ -10,7 +10,7 @@ export const restoreZoneProcedure = writer
       path: '/merchant/shipping/zones/{id}/restore',
       tags: TAGS,
       summary: 'Restore an archived shipping zone',
-      description: `The zone shows publicly again with its active rates. Idempotent: restoring an active zone answers it unchanged. Audited as \`shipping_zone.restored\` when it changes. ${ZONE_READ_NOTE}`,
+      description: `Idempotent; the zone shows publicly again with its active rates. ${ZONE_READ_NOTE}`,
     },
     successStatus: 201,
   })

@@ -11,7 +11,7 @@ export const updateRateProcedure = writer
       tags: TAGS,
       summary: 'Change a shipping rate',
       description:
-        'Body: any of `name`, `priceInCents`, `minimumSubtotalInCents`, `estimatedDelivery`, `sortOrder`; `null` clears `minimumSubtotalInCents` or `estimatedDelivery`. Archived rates, and rates of archived zones, can be edited. Audited as `shipping_rate.updated` with the names of the changed fields; a change that changes nothing (or an empty body) records nothing.',
+        'Archived rates, and rates of archived zones, can be edited. A change that changes nothing records nothing.',
     },
   })
   .input(updateShippingRateInputSchema)

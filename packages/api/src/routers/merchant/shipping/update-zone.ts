@@ -10,7 +10,7 @@ export const updateZoneProcedure = writer
       path: '/merchant/shipping/zones/{id}',
       tags: TAGS,
       summary: 'Change a shipping zone',
-      description: `Body: any of \`name\`, \`countries\`, \`sortOrder\`. Sending \`countries\` replaces the whole list. Archived zones can be edited. Audited as \`shipping_zone.updated\` with the names of the changed fields; a change that changes nothing (or an empty body) records nothing. ${ZONE_READ_NOTE}`,
+      description: `\`countries\` replaces the whole list. Archived zones can be edited. A change that changes nothing records nothing. ${ZONE_READ_NOTE}`,
     },
   })
   .input(updateShippingZoneInputSchema)

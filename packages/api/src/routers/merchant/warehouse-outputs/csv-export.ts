@@ -11,11 +11,7 @@ export const csvExportProcedure = operator
       path: `${BASE}/csv-export`,
       tags: TAGS,
       summary: 'The selected warehouse outputs as a CSV attachment',
-      description: [
-        `${OPERATOR} ${SELECTION}`,
-        'Each id must name a `PLANNED` or `READY` fulfillment, else `409 WAREHOUSE_SELECTION_REJECTED`, `details.failures[{ fulfillmentId, reason: NOT_FOUND or NOT_A_WAREHOUSE_OUTPUT }]`.',
-        '`200 text/csv; charset=utf-8`, attachment `warehouse-<orgSlug>-<yyyymmddThhmmssZ>.csv` (UTC). A header, then a row per fulfillment line: `fulfillmentId, status, orderNumber, orderReference, recipientName, line1, line2, city, state, postalCode, country, lineId, sku, itemName, variantName, quantity, carrier, service, trackingNumber, labelPrintable` (`true` or `false`). RFC 4180 quoting, CRLF line ends; a cell starting with = + - @, tab or carriage return is prefixed with an apostrophe so spreadsheets do not run it as a formula. Audited as `warehouse.csv_exported` (`count, fulfillmentIds`).',
-      ].join('\n\n'),
+      description: `A row per fulfillment line of \`PLANNED\` or \`READY\` fulfillments (else \`409 WAREHOUSE_SELECTION_REJECTED\`). A cell that a spreadsheet would run as a formula is prefixed with an apostrophe. ${OPERATOR} ${SELECTION}`,
     },
     successStatus: 200,
     download: { contentType: 'text/csv' },

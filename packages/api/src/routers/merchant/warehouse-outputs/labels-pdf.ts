@@ -50,12 +50,9 @@ export const labelsPdfProcedure = operator
       path: `${BASE}/labels-pdf`,
       tags: TAGS,
       summary: 'The stored labels of the selected fulfillments as one PDF',
-      description: [
-        `${OPERATOR} ${SELECTION}`,
-        'Each id must name a `READY` fulfillment with native `ACTIVE` postage, no open void, and a stored label that is safe: `application/pdf`, starting with `%PDF-`, matching its stored SHA-256, at most 2 MiB, loading without ignoring encryption, 1 to 4 pages. Otherwise `409 LABEL_BATCH_REJECTED`, `details.failures[{ fulfillmentId, reason }]` with `reason` `NOT_FOUND`, `NOT_READY`, `NO_NATIVE_POSTAGE` (none current, or external or legacy), `VOID_PENDING`, `LABEL_MISSING` or `LABEL_UNSAFE`: no partial PDF.',
-        '`200 application/pdf`, attachment `labels-<orgSlug>-<yyyymmddThhmmssZ>.pdf` (UTC): the labels’ pages in request order, copied into one new document; pages only (content, resources and page boxes: no annotations, actions, scripts or attachments). No carrier is called. Audited as `warehouse.labels_printed` (`count, fulfillmentIds`).',
-        'One batch at a time per organization: while one is being made (in any gateway process) another is `429 RATE_LIMIT_EXCEEDED` with `Retry-After` (at most 5 s). The PDF is streamed: every label is checked before the first byte (a refusal is still the `409`), then the pages are written label by label; a label removed meanwhile ends the download early (an incomplete file).',
-      ].join('\n\n'),
+      description: `Each fulfillment must be \`READY\` with active native postage, no open void, and a stored label that is safe (a small, unencrypted PDF matching its stored hash); else \`409 LABEL_BATCH_REJECTED\` and no partial PDF. The labels' pages only are copied into one new document; no carrier is called.
+
+One batch at a time per organization (\`429\` with \`Retry-After\` meanwhile). Every label is checked before the first byte; a label removed while the PDF streams ends the download early. ${OPERATOR} ${SELECTION}`,
     },
     successStatus: 200,
     download: { contentType: 'application/pdf' },
