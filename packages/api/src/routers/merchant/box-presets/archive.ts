@@ -11,7 +11,7 @@ export const archiveProcedure = operator
       tags: TAGS,
       summary: 'Archive a box preset',
       description:
-        'No body. `archivedAt` is set: the preset is no longer recommended, and its name and its place under the limit are free. Idempotent: archiving an archived preset answers it unchanged. Answers `201` with the preset. Audited as `box_preset.archived` when it changes.',
+        'Idempotent. The preset is no longer recommended, and its name and its place under the limit are free.',
     },
     successStatus: 201,
   })

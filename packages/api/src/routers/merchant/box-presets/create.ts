@@ -1,7 +1,7 @@
 import { boxPresetSchema, createBoxPreset, createBoxPresetInputSchema } from '@commerce/orders';
 import { writeContext } from '../../../write-context.ts';
 import { operator } from './box-preset-access.ts';
-import { LIMIT_NOTE, PRESET_BODY, TAGS } from './docs.ts';
+import { NAME_AND_LIMIT, TAGS } from './docs.ts';
 
 export const createProcedure = operator
   .meta({
@@ -10,7 +10,7 @@ export const createProcedure = operator
       path: '/merchant/shipping/box-presets',
       tags: TAGS,
       summary: 'Create a box preset',
-      description: `${PRESET_BODY}\n\n${LIMIT_NOTE} Answers \`201\` with the preset at \`revision\` 1. Audited as \`box_preset.created\`.`,
+      description: `An outer dimension left out is the inner one, and follows it. ${NAME_AND_LIMIT}`,
     },
     successStatus: 201,
     errors: ['BOX_PRESET_NAME_TAKEN', 'BOX_PRESET_LIMIT_REACHED'],

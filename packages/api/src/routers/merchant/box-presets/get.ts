@@ -9,8 +9,7 @@ export const getProcedure = merchantProcedure
       path: '/merchant/shipping/box-presets/{id}',
       tags: TAGS,
       summary: 'One box preset, archived or not',
-      description:
-        'Open to any member. An unknown id, or one of another organization, is `404 RESOURCE_NOT_FOUND`.',
+      description: 'Archived presets included.',
     },
   })
   .input(boxPresetReadInputSchema)

@@ -10,10 +10,7 @@ export const listProcedure = merchantProcedure
       path: '/merchant/shipping/box-presets',
       tags: TAGS,
       summary: "The organization's box presets",
-      description: [
-        'Open to any member. Ordered by `sortOrder`, then `name`, then `id`; keyset-paginated (`limit` 1 to 200, default 50; pass `nextCursor` as `cursor`; a cursor that names no preset of the organization is `400`).',
-        'Non-archived presets only, unless `archived` is true (true/1/yes, false/0/no, case-insensitive; anything else is `400`).',
-      ].join('\n\n'),
+      description: 'Non-archived presets unless `archived=true`.',
     },
   })
   .input(boxPresetListQuerySchema)

@@ -9,7 +9,7 @@ export const addSandboxFundsProcedure = sandboxConsole
       path: '/merchant/shipping/sandbox-carrier/funds',
       tags: TAGS,
       summary: 'Add funds to the sandbox carrier balance',
-      description: `${SANDBOX_ONLY} Body \`{ amountInCents }\`, 1 to 10000000: the only way funds are ever added (the carrier has no top-up method, and \`autoTopUp\` is always false). A balance that would pass 2000000000 is \`400\`. Audited as \`postage.sandbox_funds_added\`. Answers the account as \`GET\` does.`,
+      description: `${SANDBOX_ONLY} The only way funds are ever added: the carrier has no top-up. Answers the account as \`GET\` does.`,
     },
   })
   .input(sandboxFundsInputSchema)

@@ -10,7 +10,7 @@ export const getSandboxProcedure = sandboxConsole
       path: '/merchant/shipping/sandbox-carrier',
       tags: TAGS,
       summary: "The sandbox carrier's account of this organization",
-      description: `${SANDBOX_ONLY} \`{ balanceInCents, currency, behaviours, purchaseCount, labels[] }\`: the prepaid balance (from \`SANDBOX_POSTAGE_BALANCE_IN_CENTS\` at first use, debited by purchases, credited by settled voids and funds), the behaviours in force, and the latest 100 labels \`{ trackingNumber, purchaseId, status, voidRequestCount }\`, newest first.`,
+      description: `${SANDBOX_ONLY} The prepaid balance (SANDBOX_POSTAGE_BALANCE_IN_CENTS at first use), the behaviours in force and the latest labels.`,
     },
   })
   .input(z.object({}))

@@ -11,7 +11,7 @@ export const listCarriersProcedure = merchantProcedure
       tags: TAGS,
       summary: 'The configured carrier and its services',
       description:
-        'Open to any member. `{ data: [{ carrier, services: [{ code, name, domesticOnly }] }], nextCursor: null }`: the one carrier `CARRIER_PROVIDER` configures (the sandbox: `GROUND`, `EXPRESS`, `OVERNIGHT`, the last domestic only). A quote or purchase names one of these pairs. A production server without a carrier (no sandbox allowed there) lists none, and its quotes, purchases and balance answer `503 PROVIDER_UNAVAILABLE`.',
+        'The one carrier `CARRIER_PROVIDER` configures; a quote or purchase names one of its services. A production server without a carrier lists none, and its quotes, purchases and balance answer `503`.',
     },
   })
   .input(z.object({}))

@@ -12,7 +12,7 @@ export const postageBalanceProcedure = merchantProcedure
       tags: TAGS,
       summary: 'The prepaid postage balance',
       description:
-        "Open to any member. Asks the carrier for the organization's prepaid balance now: `{ carrier, fundingModel: PREPAID_BALANCE, balanceInCents, openClaimsInCents, availableInCents, currency, autoTopUp: false, checkedAt }`; `availableInCents` is the balance less the charges of the organization's `PENDING` and `UNCERTAIN` label purchases, what a purchase may spend. A balance the carrier could not give (unreachable, or no answer within `CARRIER_TIMEOUT_MS`) is `503 PROVIDER_UNAVAILABLE`.",
+        'Asks the carrier now. `availableInCents` is what a purchase may spend: the balance less the charges of unsettled label purchases. `503` when the carrier cannot say.',
     },
     errors: ['PROVIDER_UNAVAILABLE'],
   })

@@ -9,7 +9,7 @@ export const settleSandboxVoidProcedure = sandboxConsole
       path: '/merchant/shipping/sandbox-carrier/labels/{trackingNumber}/settle-void',
       tags: TAGS,
       summary: 'End a pending sandbox refund',
-      description: `${SANDBOX_ONLY} Body \`{ outcome: VOIDED or REJECTED }\`: the carrier ends a refund in progress on a label in \`VOID_PENDING\` (a void answered \`PENDING\`): \`VOIDED\` credits its charge back, \`REJECTED\` leaves the label standing (\`VOID_REJECTED\`). A label in any other status is \`409 INVALID_STATE_TRANSITION\` (\`details.status\`); an unknown tracking number \`404\`. Audited as \`sandbox_carrier.updated\`. Answers the account as \`GET\` does.`,
+      description: `${SANDBOX_ONLY} Ends a refund in progress on a label awaiting its void: \`VOIDED\` credits its charge back, \`REJECTED\` leaves the label standing. Answers the account as \`GET\` does.`,
     },
     errors: ['INVALID_STATE_TRANSITION'],
   })

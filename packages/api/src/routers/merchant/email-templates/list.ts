@@ -11,14 +11,8 @@ export const listProcedure = merchantProcedure
       path: '/merchant/email-templates',
       tags: TAGS,
       summary: 'Every transactional email template with its defaults, override and resolved sample',
-      description: [
-        'Open to any member. Lists the 21 template types in a fixed order as one page (`nextCursor` is always null).',
-        'Each entry has the default copy of the writable slots (`subject`, `heading`, `bodyText`, `ctaLabel`, `fromName`, `replyTo`),',
-        "the organization's override (null slots use the default), the merge variables its copy may use as `{{ name }}`,",
-        'the resolved copy rendered with sample values (`sample`: subject, heading, body, label, text and HTML parts),',
-        'the sender (`fromAddress` is the platform address and is not writable) and the compliance parts',
-        '(footer and unsubscribe link), which are not writable.',
-      ].join(' '),
+      description:
+        "Every template type in a fixed order, as one page: its defaults, the organization's override, its merge variables and the copy rendered with sample values. The sender address and the compliance parts are not writable.",
     },
   })
   .input(z.object({}))

@@ -14,7 +14,7 @@ export const previewProcedure = editorProcedure
       tags: TAGS,
       summary: 'Render the saved override with an optional unsaved draft',
       description:
-        'Renders the saved override with the optional `draft` slots over it (a `null` draft slot shows the default), using sample values and sample links. The draft is validated as an update would be, with issue paths `draft.<slot>`. Persists nothing and records no audit entry. Reserved to Owner and Admin because it is part of editing. An unknown type is 404.',
+        'Renders the saved override with the draft over it, with sample values; persists nothing. Reserved to Owner and Admin because it is part of editing.',
     },
     errors: ['RESOURCE_NOT_FOUND'],
   })

@@ -14,16 +14,8 @@ export const sendTestProcedure = editorProcedure
       path: '/merchant/email-templates/{type}/send-test',
       tags: TAGS,
       summary: 'Send the resolved sample as a test email',
-      description: [
-        'Sends the saved override with the optional unsaved `draft` over it, rendered with sample values, its subject',
-        'prefixed "[Test] ", and answers once the provider accepted it. `mode` `SELF` (default) sends to the signed-in',
-        "user's email. `CUSTOM_ADDRESS` sends to `to`, which the server's email policy must accept before any provider",
-        'I/O: a syntactically valid address that is the email of a membership (pending or active) of this organization',
-        "or the business profile's `supportEmail`; anything else is 422 EMAIL_POLICY_REJECTED. A provider that cannot be",
-        'reached is 503 PROVIDER_UNAVAILABLE, one that refuses the message 502 PROVIDER_ERROR; a failed test email is not',
-        'retried later. At most 10 test emails per ten minutes per organization and client address (429 with',
-        'Retry-After). An unknown type is 404.',
-      ].join(' '),
+      description:
+        'Sends the saved override with the draft over it, rendered with sample values and its subject prefixed "[Test] ". `CUSTOM_ADDRESS` sends only to a member\'s email or the support email (else `422 EMAIL_POLICY_REJECTED`, before any provider call). A failed test email is not retried. At most 10 per ten minutes per organization and client address.',
     },
     errors: ['RESOURCE_NOT_FOUND', 'EMAIL_POLICY_REJECTED', 'PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE'],
     rateLimit: 'email-send-test',

@@ -13,7 +13,7 @@ export const acknowledgeRetiredPostageProcedure = ownerOrAdmin
       path: `${BASE}/retired-postage-acknowledgement`,
       tags: TAGS,
       summary: 'Retire external or legacy postage by acknowledgement',
-      description: `${OWNER_OR_ADMIN} ${ADDRESSING} Body \`{ reason (1 to 500), acknowledge: true }\`. The \`READY\` fulfillment's current \`EXTERNAL\` or \`LEGACY\` postage in \`ACTIVE\` becomes \`RETIRED\` with \`retirementEvidence { source: MERCHANT_ACKNOWLEDGEMENT, actorUserId, reason, at }\`; no provider is called and the fulfillment stays \`READY\` (handoff is then \`409 HANDOFF_BLOCKED\` \`POSTAGE_RETIRED\` until it gets new postage or is cancelled). Native postage, or none current, is \`409 POSTAGE_NOT_RETIRABLE\`; a fulfillment not \`READY\` \`409 INVALID_STATE_TRANSITION\`. Audited as \`shipping_label.retirement_acknowledged\`. Answers \`200\` with the fulfillment.`,
+      description: `Retires a \`READY\` fulfillment's current external or legacy postage on the merchant's word; no provider is called. The fulfillment stays \`READY\` and cannot be handed off until it gets new postage or is cancelled. ${OWNER_OR_ADMIN} ${ADDRESSING}`,
     },
     errors: ['INVALID_STATE_TRANSITION', 'POSTAGE_NOT_RETIRABLE'],
   })

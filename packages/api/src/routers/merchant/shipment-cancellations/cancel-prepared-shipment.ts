@@ -18,11 +18,9 @@ export const cancelPreparedShipmentProcedure = operator
       path: `${BASE}/cancel-prepared-shipment`,
       tags: TAGS,
       summary: "Void a READY package's native label",
-      description: [
-        `${ADDRESSING} Needs \`fulfillment:operate\`. Header \`x-idempotency-key\` is optional (malformed: \`400\`): the same key and body replay the recorded answer (read now, \`idempotent-replayed: true\`) and never request a void again; another body is \`409 IDEMPOTENCY_KEY_REUSED\`. Body \`{ reason? }\` (1 to 500).`,
-        'An open cancellation (`PENDING` or `EXHAUSTED`) is answered as it is, nothing sent. Otherwise the fulfillment must be `READY` with postage `NATIVE ACTIVE`: external postage is `409 POSTAGE_NOT_VOIDABLE` (`details.reason: NOT_NATIVE`: cancel the fulfillment instead), legacy postage too (`NO_PROVIDER_REFERENCE`: acknowledge it), any other state `409 INVALID_STATE_TRANSITION`.',
-        'The cancellation opens `PENDING` and the postage becomes `VOID_PENDING` (handoff blocked); then the carrier is asked once to void the label. Evidence that it is voided closes it `VOIDED` (the postage `VOIDED`, the refund recorded; the fulfillment may then be cancelled, relabelled or given external postage, and handoff is `409 HANDOFF_BLOCKED` `POSTAGE_RETIRED`). A refusal closes it `REJECTED` and a carrier not reached `NOT_SENT` (`503 PROVIDER_UNAVAILABLE`): the label stands (`ACTIVE`), handoff is allowed, and a new request may send one new void. A pending or unanswered void is read by the worker 1 min, 5 min, 30 min, 2 h, 6 h, 24 h and 72 h after the request, then `EXHAUSTED`. Answers `200` with the fulfillment (still `READY`, its `cancellation` the latest). Audited as `shipping_label.void_requested`, then `.voided` or `.void_rejected`.',
-      ].join('\n\n'),
+      description: `An open cancellation is answered as it is. Otherwise the fulfillment must be \`READY\` with active native postage (external postage: cancel the fulfillment; legacy postage: acknowledge it). With the optional \`x-idempotency-key\` a replay never requests a void again.
+
+The postage awaits its void (handoff blocked) while the carrier is asked once. Voided: the refund is recorded and the fulfillment may be cancelled, relabelled or given other postage. Refused or not reached: the label stands and a new request may send one new void. The worker reads a pending void for 72 hours, then the cancellation is \`EXHAUSTED\`. ${ADDRESSING} Needs \`fulfillment:operate\`.`,
     },
     errors: [
       'IDEMPOTENCY_KEY_REUSED',
