@@ -1,4 +1,3 @@
-/** OpenAPI text the area's procedures share. */
+/** OpenAPI text the audit log procedures share. */
 
-export const FILTERS_DESCRIPTION =
-  'Filters compose (AND): `action` is a case-insensitive substring, `targetType`, `targetId` and `actorUserId` match exactly, `since` is inclusive and `until` exclusive.';
+export const FILTERS_DESCRIPTION = 'Filters compose (AND).';

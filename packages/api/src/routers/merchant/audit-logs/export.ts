@@ -10,7 +10,7 @@ export const exportProcedure = merchantProcedureFor('Owner', 'Admin')
       path: '/merchant/audit-logs/export',
       tags: ['Merchant: audit log'],
       summary: 'Every matching audit record as a CSV attachment, newest first',
-      description: `${FILTERS_DESCRIPTION} No pagination: the file holds every matching record, streamed from a database cursor. Columns: timestamp, actorUserId, actorEmail, action, targetType, targetId, metadata (JSON). RFC 4180 quoting (CRLF line ends); a cell starting with = + - @, tab or carriage return is prefixed with an apostrophe so spreadsheets do not run it as a formula. Served by REST only.`,
+      description: `${FILTERS_DESCRIPTION} Every matching record in one file, streamed. A cell that a spreadsheet would run as a formula is prefixed with an apostrophe. Served by REST only.`,
     },
     download: { contentType: 'text/csv' },
   })

@@ -10,7 +10,7 @@ export const listProcedure = merchantProcedureFor('Owner', 'Admin')
       path: '/merchant/audit-logs',
       tags: ['Merchant: audit log'],
       summary: 'Audit records of the organization, newest first',
-      description: `${FILTERS_DESCRIPTION} Keyset-paginated: pass \`nextCursor\` as \`cursor\` for the next page (limit 1 to 200, default 50). The actor's email is not part of a record here; it appears only in the CSV export.`,
+      description: `${FILTERS_DESCRIPTION} The actor's email is only in the CSV export.`,
     },
   })
   .input(auditLogListQuerySchema)

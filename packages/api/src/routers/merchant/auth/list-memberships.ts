@@ -9,7 +9,6 @@ export const listMembershipsProcedure = merchantProcedure
       path: '/merchant/auth/memberships',
       tags: ['Merchant: auth'],
       summary: 'Memberships of the active organization, oldest first',
-      description: 'Open to any member of the organization.',
     },
   })
   .input(pageQuerySchema)

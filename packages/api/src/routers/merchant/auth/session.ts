@@ -10,7 +10,7 @@ export const sessionProcedure = merchantUserProcedure
       tags: ['Merchant: auth'],
       summary: 'The signed-in merchant user with every membership across organizations',
       description:
-        'Needs only the bearer token; the x-organization-slug header is not required. A first sign-in creates the user and binds the pending memberships granted to its email.',
+        'Needs only the bearer token, no `x-organization-slug`. A first sign-in creates the user and binds the pending memberships granted to its email.',
     },
   })
   .input(z.object({}))

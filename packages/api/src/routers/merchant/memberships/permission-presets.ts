@@ -11,7 +11,7 @@ export const permissionPresetsProcedure = merchantProcedure
       tags: TAGS,
       summary: 'Named bundles of Staff permission groups',
       description:
-        'Open to any member. A preset is a suggestion for the `permissions` of a Staff grant or update; memberships store the groups, never the preset.',
+        'A preset suggests the `permissions` of a Staff grant or update; memberships store the groups, never the preset.',
     },
   })
   .input(z.object({}))

@@ -11,10 +11,8 @@ export const removeProcedure = merchantProcedureFor('Owner', 'Admin')
       path: '/merchant/auth/memberships/{id}',
       tags: TAGS,
       summary: 'Remove a membership',
-      description: [
-        'Deletes the membership (pending or active); the audit log keeps its history as `membership.removed` with the email and role it had. Members may remove themselves.',
-        'Only an Owner may remove an Owner (`403`); removing the last active Owner is `409 LAST_OWNER`. An unknown id, or one of another organization, is `404`.',
-      ].join('\n\n'),
+      description:
+        'Pending or active; members may remove themselves. Only an Owner may remove an Owner, and the last active Owner stays (`409 LAST_OWNER`).',
     },
     successStatus: 204,
     errors: ['LAST_OWNER'],

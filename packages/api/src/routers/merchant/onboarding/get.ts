@@ -10,7 +10,7 @@ export const getProcedure = merchantProcedure
       tags: ['Merchant: onboarding'],
       summary: 'The onboarding checklist with its progress',
       description:
-        'Open to any member. Lists every canonical step in canonical order (`business_profile`, `verify_email`, `first_product`, `shipping_zones`, `checkout_settings`, `email_templates`, `invite_team`); steps missing for the organization are created open on this read. `summary.percent` is `floor(completedSteps × 100 / totalSteps)`, so 100 means every step is completed.',
+        'Every step in its fixed order; steps missing for the organization are created open on this read.',
     },
     errors: [],
   })

@@ -10,7 +10,7 @@ export const updateStepProcedure = merchantProcedureFor('Owner', 'Admin')
       tags: ['Merchant: onboarding'],
       summary: 'Complete or reopen an onboarding step',
       description:
-        'Body `{ completed }`. Completing an open step stamps `completedAt` and `completedBy` (the caller) and audits `onboarding.step_completed`; reopening a completed step clears both and audits `onboarding.step_reopened` (metadata `{ stepKey }`). A step already in the requested state is answered unchanged, with no audit record. A key outside the canonical list is `404 RESOURCE_NOT_FOUND`. Staff get 403 whatever their permission groups. Answers the step.',
+        'Completing records who and when; reopening clears both. A step already in the requested state is answered unchanged.',
     },
     errors: ['RESOURCE_NOT_FOUND'],
   })

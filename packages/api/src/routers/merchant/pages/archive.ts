@@ -10,8 +10,7 @@ export const archiveProcedure = writer()
       path: '/merchant/pages/{id}/archive',
       tags: TAGS,
       summary: 'Archive a CMS page',
-      description:
-        'Soft delete: sets `archivedAt`; the page stops being served publicly at once. Idempotent: archiving an archived page answers it unchanged. Answers `201` with the page. Audited as `page.archived`.',
+      description: 'Idempotent; the page stops being served publicly at once.',
     },
     successStatus: 201,
   })

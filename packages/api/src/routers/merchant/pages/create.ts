@@ -10,12 +10,7 @@ export const createProcedure = writer()
       path: '/merchant/pages',
       tags: TAGS,
       summary: 'Create a CMS page',
-      description: [
-        'Body `{ title, slug, content, status, excerpt? }`: `title` 1 to 200 characters (trimmed), `status` `PUBLISHED` or `DRAFT`, `excerpt` at most 1,000 characters (plain text). Unknown keys are `400`.',
-        CONTENT_RULE,
-        SLUG_RULE,
-        'A page created `PUBLISHED` gets `publishedAt` now. Answers `201` with the page. Audited as `page.created`.',
-      ].join('\n\n'),
+      description: `${CONTENT_RULE} ${SLUG_RULE}`,
     },
     successStatus: 201,
     errors: ['SLUG_TAKEN'],

@@ -9,8 +9,7 @@ export const getProcedure = merchantProcedure
       path: '/merchant/pages/{id}',
       tags: TAGS,
       summary: 'One CMS page with its content',
-      description:
-        'Open to any member; archived pages included. An unknown id, or one of another organization, is `404`.',
+      description: 'Archived pages included.',
     },
   })
   .input(pageIdInputSchema)

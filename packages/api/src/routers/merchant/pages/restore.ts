@@ -11,7 +11,7 @@ export const restoreProcedure = writer()
       tags: TAGS,
       summary: 'Restore an archived CMS page as a draft',
       description:
-        'Clears `archivedAt` and sets `status` to `DRAFT` (publish it again with a PATCH); `publishedAt` keeps the first publication. Idempotent: restoring a page that is not archived answers it unchanged. Answers `201` with the page. Audited as `page.restored`.',
+        'Idempotent. The page comes back as a draft (publish it again with a PATCH); `publishedAt` keeps the first publication.',
     },
     successStatus: 201,
   })

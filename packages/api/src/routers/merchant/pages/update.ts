@@ -10,12 +10,7 @@ export const updateProcedure = writer()
       path: '/merchant/pages/{id}',
       tags: TAGS,
       summary: 'Change a CMS page',
-      description: [
-        'Any subset of `{ title, slug, content, status, excerpt }` (same rules as create; `excerpt: null` clears it). Archived pages may be edited; they stay hidden until restored.',
-        CONTENT_RULE,
-        SLUG_RULE,
-        'The first move to `PUBLISHED` sets `publishedAt`; later moves keep it. Audited as `page.updated` with `{ fields }`, the names of the fields whose stored value changed; a patch that changes nothing answers the page and records nothing.',
-      ].join('\n\n'),
+      description: `Fields not sent stay; an archived page may be edited and stays hidden until restored. The first publication sets \`publishedAt\`. A patch that changes nothing records nothing. ${CONTENT_RULE} ${SLUG_RULE}`,
     },
     errors: ['SLUG_TAKEN'],
   })

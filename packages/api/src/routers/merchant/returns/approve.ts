@@ -10,7 +10,7 @@ export const approveProcedure = operator
       path: '/merchant/returns/{returnId}/approve',
       tags: TAGS,
       summary: 'Approve a requested return',
-      description: MOVE('No body. `REQUESTED` → `APPROVED`.', 'RETURN_APPROVED'),
+      description: MOVE('`REQUESTED` → `APPROVED`.'),
     },
     errors: ['INVALID_STATE_TRANSITION'],
   })

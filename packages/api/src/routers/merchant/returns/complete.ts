@@ -11,8 +11,7 @@ export const completeProcedure = operator
       tags: TAGS,
       summary: 'Complete a received return',
       description: MOVE(
-        'No body. `RECEIVED` → `COMPLETED`: the return is settled; the email states `refundTotalInCents` as refunded. No payment provider is called: the refund itself is made by the merchant in the processor until refunds are automated.',
-        'RETURN_COMPLETED',
+        '`RECEIVED` → `COMPLETED`. No payment provider is called: the merchant makes the refund in the processor.',
       ),
     },
     errors: ['INVALID_STATE_TRANSITION'],

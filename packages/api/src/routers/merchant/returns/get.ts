@@ -9,7 +9,7 @@ export const getProcedure = reader
       path: '/merchant/returns/{returnId}',
       tags: TAGS,
       summary: 'A return by id',
-      description: `${READ_ACCESS} An unknown id, or one of another organization, is \`404\`.`,
+      description: `${READ_ACCESS}`,
     },
   })
   .input(returnIdInputSchema)

@@ -10,11 +10,7 @@ export const listProcedure = reader
       path: '/merchant/returns',
       tags: TAGS,
       summary: "The organization's returns, newest first",
-      description: [
-        READ_ACCESS,
-        'Newest first (`createdAt`, then `id`, descending), keyset-paginated: pass `nextCursor` as `cursor` (`limit` 1 to 200, default 50); a cursor that names no return is `400`. Filters, composable: `status`, `orderId`, `email` (the customer email, case-insensitive).',
-        STATES,
-      ].join('\n\n'),
+      description: `${READ_ACCESS} Newest first. ${STATES}`,
     },
   })
   .input(returnListQuerySchema)

@@ -10,7 +10,7 @@ export const receiveProcedure = operator
       path: '/merchant/returns/{returnId}/receive',
       tags: TAGS,
       summary: 'Mark the returned goods received',
-      description: MOVE('No body. `APPROVED` → `RECEIVED`.', 'RETURN_RECEIVED'),
+      description: MOVE('`APPROVED` → `RECEIVED`.'),
     },
     errors: ['INVALID_STATE_TRANSITION'],
   })

@@ -10,10 +10,7 @@ export const rejectProcedure = operator
       path: '/merchant/returns/{returnId}/reject',
       tags: TAGS,
       summary: 'Reject a return',
-      description: MOVE(
-        'Body `{ reason }` (1 to 500 characters, shown to the customer). `REQUESTED` or `APPROVED` → `REJECTED`; the quantities return to the order’s returnable quantities.',
-        'RETURN_REJECTED',
-      ),
+      description: MOVE('The quantities become returnable again; the reason is shown to the customer.'),
     },
     errors: ['INVALID_STATE_TRANSITION'],
   })

@@ -10,8 +10,7 @@ export const listProcedure = moderator
       path: '/merchant/reviews',
       tags: TAGS,
       summary: 'Reviews by status, newest first (the pending moderation queue by default)',
-      description:
-        'Filter by `status` (default PENDING) and `itemId`. Includes `authorEmail`, which public reads never show.',
+      description: 'Includes `authorEmail`, which public reads never show.',
     },
   })
   .input(reviewListQuerySchema)

@@ -10,8 +10,7 @@ export const publishProcedure = moderator
       path: '/merchant/reviews/{id}/publish',
       tags: TAGS,
       summary: 'Publish a pending review',
-      description:
-        'PENDING → PUBLISHED; publishing a published review changes nothing. A rejected review cannot be published (409 INVALID_STATE_TRANSITION). Audited as `review.published`.',
+      description: 'Idempotent. A rejected review cannot be published (`409 INVALID_STATE_TRANSITION`).',
     },
     errors: ['RESOURCE_NOT_FOUND', 'INVALID_STATE_TRANSITION'],
   })

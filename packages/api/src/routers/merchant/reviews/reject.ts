@@ -10,8 +10,7 @@ export const rejectProcedure = moderator
       path: '/merchant/reviews/{id}/reject',
       tags: TAGS,
       summary: 'Reject a pending review, or take a published one down',
-      description:
-        'PENDING or PUBLISHED → REJECTED; rejecting a rejected review changes nothing. Audited as `review.rejected`.',
+      description: 'Idempotent; takes a published review down too.',
     },
     errors: ['RESOURCE_NOT_FOUND'],
   })

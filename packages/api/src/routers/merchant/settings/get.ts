@@ -10,7 +10,7 @@ export const getProcedure = merchantProcedure
       tags: ['Merchant: settings'],
       summary: "The organization's settings",
       description:
-        'Open to any member. Answers the four categories `businessProfile`, `checkoutSettings`, `apiSettings` and `notifications`. Each holds the keys that were set, plus the default of every unset key that has one (`checkoutSettings.currency` `USD`, `apiSettings.publicOrderReadsEnabled` `false`, …); an unset key without a default is absent, never `null`. The first read creates the settings, so this route never answers 404 for them.',
+        'Each category holds the keys that were set, plus the default of every unset key that has one; an unset key without a default is absent. The first read creates the settings, so this route never answers 404 for them.',
     },
     errors: [],
   })

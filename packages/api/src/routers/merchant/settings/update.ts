@@ -10,7 +10,7 @@ export const updateProcedure = merchantProcedureWith('settings:manage')
       tags: ['Merchant: settings'],
       summary: 'Change some settings',
       description:
-        'Send any subset of the four categories. Each category sent is shallow-merged into the stored one: a key with a value replaces it (objects such as `address` and arrays such as `allowedOrigins` are replaced whole), a key set to `null` is cleared (it then reads as its default, or is absent), and keys and categories not sent stay as they are. An unknown category or key is `400 VALIDATION_FAILED`. An empty body, or empty categories, change nothing. A change is audited as `settings.updated` with metadata `{ categories }`, the names of the categories whose stored values changed (never the values); a patch that changes nothing writes no audit record. Answers the full settings read after the change.',
+        'Each category sent is shallow-merged into the stored one: a key with a value replaces it (objects and arrays whole), `null` clears it, keys not sent stay. The audit log records the changed categories, never the values. Answers the full settings.',
     },
     errors: ['VALIDATION_FAILED'],
   })
