@@ -50,7 +50,9 @@ console.log(
   JSON.stringify({
     routerCharacters: total,
     procedures,
+    metaCharacters: meta,
     meta: share(meta),
+    proseCharacters: prose,
     prose: share(prose),
     longestDescription: longest,
   }),

@@ -16,9 +16,10 @@ export const performProcedure = tenantProcedure
       path: '/customer/actions/{token}',
       tags: TAGS,
       summary: 'Perform the action of a token, once',
-      description: `The return is judged as the signed-in return request judges it; a refused request records nothing and the token stays usable.
-
-The token performs one action: the same request again (same body, any key order) answers the recorded result with \`idempotent-replayed: true\`; any other request after it is \`409 ACTION_TOKEN_CONSUMED\`. Concurrent requests queue on the token. ${TOKEN}`,
+      description: [
+        'The return is judged as the signed-in return request judges it; a refused request records nothing and the token stays usable.',
+        `The token performs one action: the same request again (same body, any key order) answers the recorded result with \`idempotent-replayed: true\`; any other request after it is \`409 ACTION_TOKEN_CONSUMED\`. Concurrent requests queue on the token. ${TOKEN}`,
+      ].join('\n\n'),
     },
     rateLimit: 'public-read',
     errors: ['RETURN_NOT_ELIGIBLE', 'OVER_RETURN', 'ACTION_TOKEN_CONSUMED'],

@@ -11,9 +11,10 @@ export const createProcedure = customerProcedure
       path: '/customer/account/orders/by-reference/{orderReference}/returns',
       tags: TAGS,
       summary: 'Request a return',
-      description: `${ELIGIBILITY} Requests for one order queue on the order, so concurrent requests never return more than was bought.
-
-With the optional \`x-idempotency-key\` the same key and body answer the recorded return again; a refused request records nothing. ${OWN_ORDER}`,
+      description: [
+        `${ELIGIBILITY} Requests for one order queue on the order, so concurrent requests never return more than was bought.`,
+        `With the optional \`x-idempotency-key\` the same key and body answer the recorded return again; a refused request records nothing. ${OWN_ORDER}`,
+      ].join('\n\n'),
     },
     successStatus: 201,
     errors: ['RETURN_NOT_ELIGIBLE', 'OVER_RETURN', 'IDEMPOTENCY_KEY_REUSED'],

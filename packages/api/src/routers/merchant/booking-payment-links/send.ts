@@ -12,8 +12,10 @@ export const sendProcedure = merchantProcedureWith('bookings:manage')
       path: '/merchant/bookings/{id}/payment-link',
       tags: TAGS,
       summary: 'Email a payment link for the open balance of a confirmed booking',
-      description:
-        'For a `CONFIRMED` booking with an open balance: opens a checkout bound to that balance for 7 days and emails the customer the payment link. One open link per booking: a new one closes the old (an intent already made is cancelled at the processor). Nothing left to pay is `409 INVALID_STATE_TRANSITION`.\n\nStaff need `bookings:manage` and act only on bookings assigned to them (others are the neutral `404`).',
+      description: [
+        'For a `CONFIRMED` booking with an open balance: opens a checkout bound to that balance for 7 days and emails the customer the payment link. One open link per booking: a new one closes the old (an intent already made is cancelled at the processor). Nothing left to pay is `409 INVALID_STATE_TRANSITION`.',
+        'Staff need `bookings:manage` and act only on bookings assigned to them (others are the neutral `404`).',
+      ].join('\n\n'),
     },
     errors: ['INVALID_STATE_TRANSITION', 'RESOURCE_NOT_FOUND'],
   })

@@ -11,9 +11,10 @@ export const updateProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/booking-services/{id}',
       tags: TAGS,
       summary: 'Change a booking service',
-      description: `Each top-level key sent replaces that key whole (send all of \`availability\` to change one setting). A requirement sent with the \`id\` of one of the service's keeps it; without an \`id\` it is new; those left out are removed.
-
-The merged service is checked again. An archived service's status changes only through restore (\`409\`). The agreement's \`version\` grows when its title or text changes. ${ACTIVATION}`,
+      description: [
+        "Each top-level key sent replaces that key whole (send all of `availability` to change one setting). A requirement sent with the `id` of one of the service's keeps it; without an `id` it is new; those left out are removed.",
+        `The merged service is checked again. An archived service's status changes only through restore (\`409\`). The agreement's \`version\` grows when its title or text changes. ${ACTIVATION}`,
+      ].join('\n\n'),
     },
     errors: ['SLUG_TAKEN', 'INVALID_STATE_TRANSITION'],
   })

@@ -18,8 +18,10 @@ export const createProcedure = merchantProcedureWith('bookings:manage')
       path: '/merchant/bookings',
       tags: TAGS,
       summary: 'Book on behalf of a customer',
-      description:
-        "The `x-idempotency-key` is required: the same key and body replay the booking, read fresh. Delivery is checked and rated as for a public hold (`ignoreRules` never skips it); when the distance provider fails nothing is booked (retry with the same key).\n\nHours, closures, lead time and maximum advance are checked unless `ignoreRules`; capacity always. The booking is `CONFIRMED` with its price frozen (service pricing, delivery fee, the configured tax provider's tax) and its balance open; the customer is emailed a management link. Staff need `bookings:manage`.",
+      description: [
+        'The `x-idempotency-key` is required: the same key and body replay the booking, read fresh. Delivery is checked and rated as for a public hold (`ignoreRules` never skips it); when the distance provider fails nothing is booked (retry with the same key).',
+        "Hours, closures, lead time and maximum advance are checked unless `ignoreRules`; capacity always. The booking is `CONFIRMED` with its price frozen (service pricing, delivery fee, the configured tax provider's tax) and its balance open; the customer is emailed a management link. Staff need `bookings:manage`.",
+      ].join('\n\n'),
     },
     successStatus: 201,
     errors: [

@@ -15,9 +15,10 @@ export const createDirectProcedure = operator
       path: `${BASE}/fulfillments`,
       tags: TAGS,
       summary: 'Ship units now (direct fulfillment)',
-      description: `Ships the units at once: tracked stock is consumed once (from the order's checkout reservation where it holds them; stock stops at zero), and the record's \`fulfillmentStatus\` is rewritten and returned. \`notifyCustomer\` decides the shipped email.
-
-${FULFILLABLE} ${LOCKED} ${KEY_REQUIRED} ${OPERATOR} ${ADDRESSING}`,
+      description: [
+        "Ships the units at once: tracked stock is consumed once (from the order's checkout reservation where it holds them; stock stops at zero), and the record's `fulfillmentStatus` is rewritten and returned. `notifyCustomer` decides the shipped email.",
+        `${FULFILLABLE} ${LOCKED} ${KEY_REQUIRED} ${OPERATOR} ${ADDRESSING}`,
+      ].join('\n\n'),
     },
     successStatus: 201,
     errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT'],

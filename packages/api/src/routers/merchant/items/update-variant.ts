@@ -11,8 +11,10 @@ export const updateVariantProcedure = merchantProcedureWith('catalog:write')
       path: '/merchant/items/{itemId}/variants/{variantId}',
       tags: VARIANTS,
       summary: 'Change a variant (stock, prices, options …)',
-      description:
-        'Fields not sent stay; `options` is replaced whole. A patch that changes nothing records nothing.\n\nTaking tracked stock from 0 to a positive number emails each active back-in-stock signup of the item once (not while the item or variant is archived or draft, nor from untracked stock).',
+      description: [
+        'Fields not sent stay; `options` is replaced whole. A patch that changes nothing records nothing.',
+        'Taking tracked stock from 0 to a positive number emails each active back-in-stock signup of the item once (not while the item or variant is archived or draft, nor from untracked stock).',
+      ].join('\n\n'),
     },
     errors: ['SKU_TAKEN'],
   })

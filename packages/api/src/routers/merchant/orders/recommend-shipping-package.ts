@@ -13,8 +13,10 @@ export const recommendShippingPackageProcedure = merchantProcedure
       path: '/merchant/orders/{id}/shipping-package/recommendation',
       tags: TAGS,
       summary: 'Recommend a proven-fit box preset for the order',
-      description:
-        "Writes nothing and calls no provider. Without `lines`, every product line at its quantity left. A unit's dimensions come from its variant when it has all four, else its item; nothing is estimated.\n\nA box preset fits when the units and its tare stay within its load and a packing on its inner dimensions is proven (axis-aligned only); the smallest inner volume wins. `reason` says why there is no recommendation. `{id}` is the order or its sales record.",
+      description: [
+        "Writes nothing and calls no provider. Without `lines`, every product line at its quantity left. A unit's dimensions come from its variant when it has all four, else its item; nothing is estimated.",
+        'A box preset fits when the units and its tare stay within its load and a packing on its inner dimensions is proven (axis-aligned only); the smallest inner volume wins. `reason` says why there is no recommendation. `{id}` is the order or its sales record.',
+      ].join('\n\n'),
     },
   })
   .input(recommendShippingPackageInputSchema)

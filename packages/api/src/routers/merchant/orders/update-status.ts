@@ -11,8 +11,10 @@ export const updateStatusProcedure = operator
       path: '/merchant/orders/{id}/status',
       tags: TAGS,
       summary: 'Move an order to its next status',
-      description:
-        'Needs `orders:operate`. `PENDING` → `CONFIRMED` → `PROCESSING` → `COMPLETED`, or to `CANCELLED` before completion; anything else is `409 INVALID_STATE_TRANSITION`. Concurrent moves are judged one after the other.\n\nCancelling an unpaid checkout order takes its payment back: stock released, checkout session cancelled, payment intent cancelled after the commit (retried by the worker); a payment that still arrives is refunded in full.',
+      description: [
+        'Needs `orders:operate`. `PENDING` → `CONFIRMED` → `PROCESSING` → `COMPLETED`, or to `CANCELLED` before completion; anything else is `409 INVALID_STATE_TRANSITION`. Concurrent moves are judged one after the other.',
+        'Cancelling an unpaid checkout order takes its payment back: stock released, checkout session cancelled, payment intent cancelled after the commit (retried by the worker); a payment that still arrives is refunded in full.',
+      ].join('\n\n'),
     },
     errors: ['INVALID_STATE_TRANSITION'],
   })

@@ -18,9 +18,10 @@ export const cancelPreparedShipmentProcedure = operator
       path: `${BASE}/cancel-prepared-shipment`,
       tags: TAGS,
       summary: "Void a READY package's native label",
-      description: `An open cancellation is answered as it is. Otherwise the fulfillment must be \`READY\` with active native postage (external postage: cancel the fulfillment; legacy postage: acknowledge it). With the optional \`x-idempotency-key\` a replay never requests a void again.
-
-The postage awaits its void (handoff blocked) while the carrier is asked once. Voided: the refund is recorded and the fulfillment may be cancelled, relabelled or given other postage. Refused or not reached: the label stands and a new request may send one new void. The worker reads a pending void for 72 hours, then the cancellation is \`EXHAUSTED\`. ${ADDRESSING} Needs \`fulfillment:operate\`.`,
+      description: [
+        'An open cancellation is answered as it is. Otherwise the fulfillment must be `READY` with active native postage (external postage: cancel the fulfillment; legacy postage: acknowledge it). With the optional `x-idempotency-key` a replay never requests a void again.',
+        `The postage awaits its void (handoff blocked) while the carrier is asked once. Voided: the refund is recorded and the fulfillment may be cancelled, relabelled or given other postage. Refused or not reached: the label stands and a new request may send one new void. The worker reads a pending void for 72 hours, then the cancellation is \`EXHAUSTED\`. ${ADDRESSING} Needs \`fulfillment:operate\`.`,
+      ].join('\n\n'),
     },
     errors: [
       'IDEMPOTENCY_KEY_REUSED',

@@ -13,8 +13,11 @@ export const quoteProcedure = operator
       path: '/merchant/orders/{orderId}/shipping-label/quote',
       tags: TAGS,
       summary: 'Quote a shipping label',
-      description:
-        "Writes nothing: asks the carrier for the exact charge and the balance once each. Ship-from is the business profile's ship-from address; ship-to, the order's.\n\nWhatever would stop a purchase is a blocker in the `200` (classification `BLOCKED`); otherwise the classification says what the purchase needs (`HIGH_RISK`: a spend `reason`; `REVIEW_REQUIRED`: acknowledgements). `selectionQuoteFingerprint` binds everything the purchase depends on except funding, so a top-up does not invalidate it. Funds are never added automatically.\n\n`{orderId}` is the order (`ord_…`) or its sales record (`sal_…`); any other id is `404`.",
+      description: [
+        "Writes nothing: asks the carrier for the exact charge and the balance once each. Ship-from is the business profile's ship-from address; ship-to, the order's.",
+        'Whatever would stop a purchase is a blocker in the `200` (classification `BLOCKED`); otherwise the classification says what the purchase needs (`HIGH_RISK`: a spend `reason`; `REVIEW_REQUIRED`: acknowledgements). `selectionQuoteFingerprint` binds everything the purchase depends on except funding, so a top-up does not invalidate it. Funds are never added automatically.',
+        '`{orderId}` is the order (`ord_…`) or its sales record (`sal_…`); any other id is `404`.',
+      ].join('\n\n'),
     },
     errors: ['PROVIDER_ERROR', 'PROVIDER_UNAVAILABLE', 'STALE_STATE'],
   })

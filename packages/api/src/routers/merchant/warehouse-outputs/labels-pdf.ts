@@ -50,9 +50,10 @@ export const labelsPdfProcedure = operator
       path: `${BASE}/labels-pdf`,
       tags: TAGS,
       summary: 'The stored labels of the selected fulfillments as one PDF',
-      description: `Each fulfillment must be \`READY\` with active native postage, no open void, and a stored label that is safe (a small, unencrypted PDF matching its stored hash); else \`409 LABEL_BATCH_REJECTED\` and no partial PDF. The labels' pages only are copied into one new document; no carrier is called.
-
-One batch at a time per organization (\`429\` with \`Retry-After\` meanwhile). Every label is checked before the first byte; a label removed while the PDF streams ends the download early. ${OPERATOR} ${SELECTION}`,
+      description: [
+        "Each fulfillment must be `READY` with active native postage, no open void, and a stored label that is safe (a small, unencrypted PDF matching its stored hash); else `409 LABEL_BATCH_REJECTED` and no partial PDF. The labels' pages only are copied into one new document; no carrier is called.",
+        `One batch at a time per organization (\`429\` with \`Retry-After\` meanwhile). Every label is checked before the first byte; a label removed while the PDF streams ends the download early. ${OPERATOR} ${SELECTION}`,
+      ].join('\n\n'),
     },
     successStatus: 200,
     download: { contentType: 'application/pdf' },

@@ -13,8 +13,11 @@ export const searchProcedure = tenantProcedure
       path: '/public/booking-availability/search',
       tags: ['Public: bookings'],
       summary: 'Search the bookable slots of a service',
-      description:
-        'Candidates start in `[startsAt, endsAt)`: the fixed slots, or every start interval from local midnight in the service timezone (a local time a daylight-saving change skips gives no slot; a repeated one, its first occurrence). Dropped are those outside the service hours and closures, inside the lead time or beyond the maximum advance, and those a requirement cannot meet for `quantity` from live claims, buffers included. An unknown, draft, archived or other store’s service is the neutral `404`.\n\nPrices are a preview before delivery and tax. Beyond the slot or option cap the earliest come with `truncated: true`; with `limit`, `nextStartsAt` is where the next page starts.\n\nBesides the public-read limit, a search costs its days times the resources of the service’s pools, out of RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE units per store and client (a `/trpc` batch pays for each search): beyond, `429` with `Retry-After`.',
+      description: [
+        'Candidates start in `[startsAt, endsAt)`: the fixed slots, or every start interval from local midnight in the service timezone (a local time a daylight-saving change skips gives no slot; a repeated one, its first occurrence). Dropped are those outside the service hours and closures, inside the lead time or beyond the maximum advance, and those a requirement cannot meet for `quantity` from live claims, buffers included. An unknown, draft, archived or other store’s service is the neutral `404`.',
+        'Prices are a preview before delivery and tax. Beyond the slot or option cap the earliest come with `truncated: true`; with `limit`, `nextStartsAt` is where the next page starts.',
+        'Besides the public-read limit, a search costs its days times the resources of the service’s pools, out of RATE_LIMIT_AVAILABILITY_SEARCH_UNITS_PER_MINUTE units per store and client (a `/trpc` batch pays for each search): beyond, `429` with `Retry-After`.',
+      ].join('\n\n'),
     },
     rateLimit: 'public-read',
   })

@@ -52,8 +52,10 @@ export const convertProcedure = tenantProcedure
       path: '/public/booking-holds/{id}/checkout',
       tags: TAGS,
       summary: 'Convert a hold into a booking',
-      description:
-        'The `x-idempotency-key` must be the key the hold was created with: it proves possession (another key, an unknown id or another store’s hold is the neutral `404`) and makes the conversion happen once; a replay describes the booking as it is now (a `PAYMENT` replay gets a new `c1_` for the same checkout, never a second payment intent). A service with an agreement needs its current version accepted (`409 AGREEMENT_REQUIRED`).\n\nThe price is frozen from the service pricing in force, the hold’s delivery fee and the tax of the configured tax provider. `flow` says what follows: `TERMINAL` (no booking, see `terminalReason`), `REQUEST` (awaits the merchant, nothing held), `PAYMENT` (pay through `checkoutToken` before `paymentExpiresAt`, the claim kept until then) or `CONFIRMED`. Non-terminal flows email the customer a management link and the merchant a notice. A valid customer session of the store links the booking to that customer.',
+      description: [
+        'The `x-idempotency-key` must be the key the hold was created with: it proves possession (another key, an unknown id or another store’s hold is the neutral `404`) and makes the conversion happen once; a replay describes the booking as it is now (a `PAYMENT` replay gets a new `c1_` for the same checkout, never a second payment intent). A service with an agreement needs its current version accepted (`409 AGREEMENT_REQUIRED`).',
+        'The price is frozen from the service pricing in force, the hold’s delivery fee and the tax of the configured tax provider. `flow` says what follows: `TERMINAL` (no booking, see `terminalReason`), `REQUEST` (awaits the merchant, nothing held), `PAYMENT` (pay through `checkoutToken` before `paymentExpiresAt`, the claim kept until then) or `CONFIRMED`. Non-terminal flows email the customer a management link and the merchant a notice. A valid customer session of the store links the booking to that customer.',
+      ].join('\n\n'),
     },
     rateLimit: 'public-checkout',
     errors: [

@@ -11,9 +11,10 @@ export const paymentSessionProcedure = publicProcedure
       path: '/public/checkout/sessions/{token}/payment-session',
       tags: TAGS,
       summary: 'Hand the payment to the processor (step 4b)',
-      description: `Token-only: send no \`x-organization-slug\`. For a \`BOUND\` session with a positive total: creates the order (\`AWAITING_PAYMENT\`) and one payment intent for the bound total; render the processor's payment form with the answer. A retry, a concurrent call, or a replay under the optional \`x-idempotency-key\` reaches the same intent; after a failed payment the call reserves the stock again. Only the processor's signed webhook marks the order \`PAID\` or \`FAILED\`, never the browser's result.
-
-A booking payment's session places no order (\`orderId\` null) and is \`409\` once the booking left the payment or its balance due fell below the session's amount. A cancelled order takes no payment (\`409\`). With Stripe, a BHD, JOD, KWD, OMR or TND total that is not a multiple of 10 minor units is refused with \`502 PROVIDER_ERROR\`. ${TOKEN_NOTE}`,
+      description: [
+        "Token-only: send no `x-organization-slug`. For a `BOUND` session with a positive total: creates the order (`AWAITING_PAYMENT`) and one payment intent for the bound total; render the processor's payment form with the answer. A retry, a concurrent call, or a replay under the optional `x-idempotency-key` reaches the same intent; after a failed payment the call reserves the stock again. Only the processor's signed webhook marks the order `PAID` or `FAILED`, never the browser's result.",
+        `A booking payment's session places no order (\`orderId\` null) and is \`409\` once the booking left the payment or its balance due fell below the session's amount. A cancelled order takes no payment (\`409\`). With Stripe, a BHD, JOD, KWD, OMR or TND total that is not a multiple of 10 minor units is refused with \`502 PROVIDER_ERROR\`. ${TOKEN_NOTE}`,
+      ].join('\n\n'),
     },
     rateLimit: 'public-checkout',
     errors: [

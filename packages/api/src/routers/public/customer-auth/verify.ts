@@ -16,8 +16,10 @@ export const verifyProcedure = tenantProcedure
       path: '/public/customer/auth/verify',
       tags: TAGS,
       summary: 'Sign in with the emailed link token or code',
-      description:
-        "Signs in with the emailed link's token or the email and code. Answers the session token and sets the `__Host-session` cookie; the session lives 30 days and is renewed on use when less than 15 days remain. The first verification of an email creates the customer; verifying an email change moves the customer to the new email. Signing in uses up the email's other codes and links.\n\nEvery failure is the one neutral `401 VERIFICATION_FAILED`. Rate-limited per client address and, for a code, per email (RATE_LIMIT_SIGN_IN_VERIFY_*).",
+      description: [
+        "Signs in with the emailed link's token or the email and code. Answers the session token and sets the `__Host-session` cookie; the session lives 30 days and is renewed on use when less than 15 days remain. The first verification of an email creates the customer; verifying an email change moves the customer to the new email. Signing in uses up the email's other codes and links.",
+        'Every failure is the one neutral `401 VERIFICATION_FAILED`. Rate-limited per client address and, for a code, per email (RATE_LIMIT_SIGN_IN_VERIFY_*).',
+      ].join('\n\n'),
     },
     errors: ['VERIFICATION_FAILED', 'RATE_LIMIT_EXCEEDED'],
   })

@@ -11,8 +11,10 @@ export const createProcedure = tenantProcedure
       path: '/public/orders',
       tags: TAGS,
       summary: 'Place an order (legacy)',
-      description:
-        'Legacy: new storefronts use checkout sessions. The line names and prices are kept as sent; each `itemId` must be an `ACTIVE`, unarchived item of the store (a `RENTAL` item is `400`: rentals are booked through a booking service). No tax, shipping or discount; stock is neither reserved nor consumed.\n\nAnswers `201` with the order and its `orderStatusToken` (`o1_…`, for `POST /public/order-status`), shown only here and in the confirmation email. Rate-limited per client (60 per 10 minutes).',
+      description: [
+        'Legacy: new storefronts use checkout sessions. The line names and prices are kept as sent; each `itemId` must be an `ACTIVE`, unarchived item of the store (a `RENTAL` item is `400`: rentals are booked through a booking service). No tax, shipping or discount; stock is neither reserved nor consumed.',
+        'Answers `201` with the order and its `orderStatusToken` (`o1_…`, for `POST /public/order-status`), shown only here and in the confirmation email. Rate-limited per client (60 per 10 minutes).',
+      ].join('\n\n'),
     },
     successStatus: 201,
     rateLimit: 'public-order',

@@ -11,8 +11,10 @@ export const subscribeProcedure = tenantProcedure
       path: '/public/items/{itemId}/stock-notifications',
       tags: TAGS,
       summary: 'Ask to be emailed when an item is back in stock',
-      description:
-        'Without `variantId` the signup waits for any variant of the item. One signup per item, variant and email (any case): a repeat answers the existing one. A confirmation email is sent unless the signup was unsubscribed.\n\nWhen the variant comes back in stock each active signup gets one email, each with its own unsubscribe link. Rate-limited per client.',
+      description: [
+        'Without `variantId` the signup waits for any variant of the item. One signup per item, variant and email (any case): a repeat answers the existing one. A confirmation email is sent unless the signup was unsubscribed.',
+        'When the variant comes back in stock each active signup gets one email, each with its own unsubscribe link. Rate-limited per client.',
+      ].join('\n\n'),
     },
     successStatus: 201,
     rateLimit: 'public-stock-notification',
