@@ -1,14 +1,12 @@
 import type { EmailTemplateScope } from '@commerce/admin';
 import type { ApiContext } from '../../../context.ts';
-import { hostedLinkBase } from '../../../hosted-origin.ts';
+import { customerEmailConfig } from '../../../hosted-origin.ts';
 import { merchantProcedureFor } from '../../../trpc.ts';
 
+/** The organization's templates, with the sender and the links' base its sample emails render with. */
 export function scopeOf(ctx: ApiContext & { tenant: { organizationId: string } }): EmailTemplateScope {
-  return {
-    organizationId: ctx.tenant.organizationId,
-    emailFrom: ctx.config.email.from,
-    linkBase: hostedLinkBase(ctx),
-  };
+  const { emailFrom, linkBase } = customerEmailConfig(ctx);
+  return { organizationId: ctx.tenant.organizationId, emailFrom, linkBase };
 }
 
 // Membership and email-template writes need Owner or Admin (no permission group grants them). The preview
