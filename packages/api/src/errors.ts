@@ -96,7 +96,7 @@ function sqlStateOf(error: unknown): string | undefined {
 /**
  * PostgreSQL aborted the transaction to resolve a deadlock (40P01) or a
  * serialization conflict (40001), or the booking capacity trigger refused a
- * claim outside READ COMMITTED (BK002, CONTRACT-bookings.md 14.19): nothing
+ * claim outside READ COMMITTED (BK002): nothing
  * was written, and the same request may succeed when retried, which is what
  * STALE_STATE tells the client. BK001 is the capacity trigger's refusal.
  */

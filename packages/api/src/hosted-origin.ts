@@ -10,7 +10,7 @@ export function httpOrigin(value: string): string | undefined {
 
 /**
  * The hosted app's origin for a tenant: HOSTED_CHECKOUT_URL's, with `{orgSlug}` replaced by the
- * tenant's slug (CONTRACT.md section 10). Without a tenant, only a URL without `{orgSlug}` names one.
+ * tenant's slug (a deployment serves every store's pages from one URL template). Without a tenant, only a URL without `{orgSlug}` names one.
  * CORS and the customer procedures' origin check both ask this, so they allow the same origin.
  */
 export function hostedAppOrigin(hostedCheckoutUrl: string, slug: string | undefined): string | undefined {
@@ -21,7 +21,7 @@ export function hostedAppOrigin(hostedCheckoutUrl: string, slug: string | undefi
 
 /**
  * The base of the links a request's emails and answers carry: HOSTED_CHECKOUT_URL with `{orgSlug}`
- * replaced by the request's tenant (CONTRACT.md section 10). Before a tenant is resolved the base
+ * replaced by the request's tenant. Before a tenant is resolved the base
  * keeps the placeholder, which the email sender replaces when it renders.
  */
 export function hostedLinkBase(ctx: Pick<ApiContext, 'config' | 'observed'>): string {

@@ -212,7 +212,7 @@ async function isAllowedCookieOrigin(
 
 /**
  * The customer of a valid session of the tenant, on a public route a session
- * only personalizes (a booking hold is linked to its customer, 14.11): the
+ * only personalizes (a booking hold is linked to its customer): the
  * credential is read as `customerAuthenticated` reads it, but a missing,
  * invalid or other tenant's session is a guest, never 401, and a cookie
  * session counts for a mutation only from an allowed origin (else a guest:

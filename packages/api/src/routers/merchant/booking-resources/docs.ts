@@ -1,0 +1,3 @@
+/** OpenAPI text the booking resource procedures share. */
+
+export const TAGS = ['Merchant: booking resources'];

@@ -1,0 +1,5 @@
+/** OpenAPI text the item and variant procedures share. */
+
+export const ITEMS = ['Merchant: items'];
+
+export const VARIANTS = ['Merchant: variants'];

@@ -1,0 +1,3 @@
+import { merchantProcedureWith } from '../../../trpc.ts';
+
+export const writer = () => merchantProcedureWith('content:write');

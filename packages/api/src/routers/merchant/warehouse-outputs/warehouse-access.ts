@@ -1,0 +1,3 @@
+import { merchantProcedureWith } from '../../../trpc.ts';
+
+export const operator = merchantProcedureWith('fulfillment:operate');

@@ -1,0 +1,6 @@
+import { router } from '../../../trpc.ts';
+import { listProcedure } from './list.ts';
+
+export const platformSignupsRouter = router({
+  list: listProcedure,
+});

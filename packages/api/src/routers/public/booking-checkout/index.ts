@@ -1,0 +1,6 @@
+import { router } from '../../../trpc.ts';
+import { convertProcedure } from './convert.ts';
+
+export const publicBookingCheckoutRouter = router({
+  convert: convertProcedure,
+});

@@ -1,0 +1,3 @@
+/** OpenAPI text the booking hold procedures share. */
+
+export const TAGS = ['Public: bookings'];
