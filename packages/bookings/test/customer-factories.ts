@@ -11,7 +11,7 @@ import { insertOrganization, insertResource, writeContext } from './factories.ts
 
 /**
  * Bookings written straight into the tables, as conversion and the merchant
- * create would leave them, for the customer and guest tests (14.17).
+ * create would leave them, for the customer and guest tests.
  */
 
 export interface BookingShop {

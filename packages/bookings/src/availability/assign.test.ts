@@ -3,7 +3,7 @@ import { at, claims, requirement } from '../../test/availability.ts';
 import { assignResources } from './assign.ts';
 import { freeUnits, peakUnits, resourceLoad } from './capacity.ts';
 
-describe('assignResources (14.4)', () => {
+describe('assignResources', () => {
   const freeOf = (free: Record<string, number>) => (id: string) => free[id] ?? 0;
 
   it('takes the pool resource with enough free units and the fewest (best fit), ties by pool order', () => {

@@ -1,5 +1,5 @@
 /**
- * What a booking takes from each requirement's pool (14.4), as a pure
+ * What a booking takes from each requirement's pool, as a pure
  * function of the free units the caller measured over the claim interval.
  */
 

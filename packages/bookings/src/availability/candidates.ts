@@ -3,16 +3,17 @@ import type { BookableService } from './rules.ts';
 import { MINUTES_PER_DAY, parseLocalTime, WEEKDAYS } from './schemas.ts';
 
 /**
- * Candidate intervals of 14.7, starting in `[windowStart, windowEnd)` (epoch
- * minutes; ends may lie beyond), sorted by start then end. A start at a local
- * time the zone skips gives none; a repeated one, its first occurrence.
+ * Candidate intervals (fixed slots, or grid starts with each duration),
+ * starting in `[windowStart, windowEnd)` (epoch minutes; ends may lie beyond),
+ * sorted by start then end. A start at a local time the zone skips gives
+ * none; a repeated one, its first occurrence.
  */
 export interface Candidates {
   starts: number[];
   ends: number[];
 }
 
-/** The end of a duration from a local start: whole days count local days (14.5). */
+/** The end of a duration from a local start: whole days count local days. */
 function endOf(
   timeZone: string,
   day: number,

@@ -1,7 +1,7 @@
 /**
- * Free units of a resource over an interval (14.4, 14.19): its capacity minus
- * the peak of its live claims overlapping the interval, never their sum (two
- * claims of 1 that do not meet leave 1 of 2 free between them).
+ * Free units of a resource over an interval: its capacity minus the peak of
+ * its live claims overlapping the interval, never their sum (two claims of 1
+ * that do not meet leave 1 of 2 free between them).
  *
  * The claims come as the compact read gives them: per resource, parallel
  * integer arrays of start minutes, end minutes (epoch minutes, half-open,

@@ -8,11 +8,11 @@ import {
 } from './schemas.ts';
 
 /**
- * Open time (14.6) as absolute intervals: weekly hours read in the service
- * zone, a date's `HOURS_DATE` replacing its weekday, `CLOSED_DATE` removing the
- * date, `CLOSED_WINDOW` cut out. Touching ranges merge, so a range ending
- * `24:00` joins one starting `00:00` the next day. A boundary at a skipped
- * local time moves forward with the clock.
+ * Open time as absolute intervals: weekly hours read in the service zone, a
+ * date's `HOURS_DATE` replacing its weekday, `CLOSED_DATE` removing the date,
+ * `CLOSED_WINDOW` cut out. Touching ranges merge, so a range ending `24:00`
+ * joins one starting `00:00` the next day. A boundary at a skipped local time
+ * moves forward with the clock.
  */
 
 /** Ranges of one day in minutes since local midnight. */
@@ -70,7 +70,7 @@ export interface OpenTime {
 /**
  * Open time over the local days `fromDay` to `toDay`. With `ignoreClosures`,
  * closed dates and windows are left in: telling `CLOSED` from
- * `OUTSIDE_HOURS` (14.22) asks whether the interval would be open without them.
+ * `OUTSIDE_HOURS` asks whether the interval would be open without them.
  */
 export function openTime(
   hours: CompiledHours,

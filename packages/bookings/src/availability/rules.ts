@@ -21,7 +21,7 @@ export interface BookableService extends ServiceRules {
   currency: string;
 }
 
-/** Why an interval is not offered now (14.11, 14.22 `details.reason`). */
+/** Why an interval is not offered now: a hold's `details.reason`, a search's filter. */
 export type UnavailableReason = 'OUTSIDE_HOURS' | 'CLOSED' | 'LEAD_TIME' | 'MAX_ADVANCE';
 
 /**
@@ -66,7 +66,7 @@ export class TimeRules {
     ];
   }
 
-  /** `CLOSED_DATE` of the start's date or an overlapping `CLOSED_WINDOW` removes a fixed slot (14.6). */
+  /** `CLOSED_DATE` of the start's date or an overlapping `CLOSED_WINDOW` removes a fixed slot. */
   private isFixedSlotClosed(start: number, end: number): boolean {
     const startDay = epochMinutesToLocal(this.service.timezone, start).day;
     return this.hours.closedDates.has(startDay) || overlapsClosedWindow(this.hours, start, end);
@@ -84,7 +84,7 @@ export class TimeRules {
     return this.meetsHoursPolicy(this.open, start, end);
   }
 
-  /** A slot starts at or after now + lead time, and after now (14.6). */
+  /** A slot starts at or after now + lead time, and after now. */
   private meetsLeadTime(start: number): boolean {
     return start >= this.earliestStart && start > this.nowMinute;
   }
@@ -94,7 +94,7 @@ export class TimeRules {
     return this.meetsLeadTime(start) && start < this.latestStartExclusive;
   }
 
-  /** The first rule `[start, end)` breaks, in the order of 14.8, or null when it is offered. */
+  /** The first rule `[start, end)` breaks (hours, lead time, maximum advance), or null when it is offered. */
   failure(start: number, end: number): UnavailableReason | null {
     if (!this.isOpen(start, end)) {
       if (this.service.periodMode === 'FIXED_SLOT') return 'CLOSED';
@@ -109,7 +109,7 @@ export class TimeRules {
 
 /**
  * Whether one interval is offered now as far as the time rules go (hours,
- * closures, lead time, maximum advance), for holds (14.11): null when it is,
+ * closures, lead time, maximum advance), for holds: null when it is,
  * else the reason for `409 BOOKING_SLOT_UNAVAILABLE`. Its shape (grid,
  * duration, fixed slot) is `checkIntervalShape`'s, capacity the claims'.
  */

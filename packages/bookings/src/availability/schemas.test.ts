@@ -153,7 +153,7 @@ describe('availabilityRulesSchema', () => {
     });
   });
 
-  it('keeps the limits of 14.23', () => {
+  it('keeps the limits of lead time, maximum advance and buffers', () => {
     const valid = {
       leadTimeMinutes: 525_600,
       maxAdvanceDays: 730,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The rule-shaped fields of a booking service (CONTRACT-bookings.md 14.3, 14.5,
- * 14.6, 14.7, 14.9) with the limits of 14.23. Every object is strict: an
- * unknown key is a 400. Rules that join several fields (a period mode and its
+ * The rule-shaped fields of a booking service (period mode, durations, fixed
+ * slots, availability, party size, pricing) with their limits. Every object
+ * is strict: an unknown key is a 400. Rules that join several fields (a period mode and its
  * durations, a duration table and the durations it prices) are in
  * `checkServiceRules`, because a PATCH replaces top-level keys one by one and
  * the merged service must be checked again.
@@ -74,13 +74,13 @@ export const timezoneSchema = z
 const INSTANT =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
 
-/** The years an instant may name (14.5): from the epoch to 2200. */
+/** The years an instant may name: from the epoch to 2200. */
 export const MIN_YEAR = 1970;
 export const MAX_YEAR = 2200;
 
 /**
- * Epoch milliseconds of an ISO 8601 instant with an offset on a whole minute
- * (14.5), or null when it is not one: no offset, a second or fraction other
+ * Epoch milliseconds of an ISO 8601 instant with an offset on a whole minute,
+ * or null when it is not one: no offset, a second or fraction other
  * than zero, or a date that does not exist.
  */
 export function parseInstant(value: string): number | null {
@@ -385,7 +385,7 @@ export const pricingSchema = z
       ...pricingCommon,
     }),
   ])
-  .describe('Configured pricing (14.9); every price before conversion is a preview, `authoritative: false`');
+  .describe('Configured pricing; every price before conversion is a preview, `authoritative: false`');
 export type Pricing = z.output<typeof pricingSchema>;
 
 /** The rule-shaped fields together, as a service stores them. */
@@ -454,8 +454,9 @@ export function fixedDurationsOf(
 }
 
 /**
- * Pricing gaps for the activation check (14.3 "complete pricing"): none set,
- * or a duration table missing a price for a choice or slot duration.
+ * Pricing gaps for the activation check (an active service needs
+ * complete pricing): none set, or a duration table missing a price for a
+ * choice or slot duration.
  */
 export function findPricingGaps(
   rules: Pick<ServiceRules, 'periodMode' | 'durations' | 'fixedSlots' | 'pricing'>,

@@ -31,7 +31,7 @@ const NOW = new Date('2026-07-01T07:00:00Z'); // 08:00 in Lisbon
 const EVERY_DAY = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'];
 let tours = 0;
 
-/** The kayak tour of 14.7's first example, created through the services use case. */
+/** A fixed-slot kayak tour (two guides, a fleet of 12 kayaks), created through the services use case. */
 async function kayakTour(organizationId: string, status: 'ACTIVE' | 'DRAFT' = 'ACTIVE') {
   const guides = [await insertResource(db, organizationId, { capacity: 1, kind: 'STAFF' })];
   guides.push(await insertResource(db, organizationId, { capacity: 1, kind: 'STAFF' }));

@@ -23,7 +23,7 @@ import type { AvailabilitySearchRequest } from './search-schemas.ts';
 import { validateSearch } from './validate.ts';
 
 /**
- * `POST /public/booking-availability/search` (14.8): the `ACTIVE` service by
+ * `POST /public/booking-availability/search`: the `ACTIVE` service by
  * id or slug, its requirements with their `ACTIVE` pool resources, and every
  * pool resource's live claims in one compact read; the rest is the pure search.
  */
@@ -89,7 +89,7 @@ const fromJson = <T>(value: T | string): T => (typeof value === 'string' ? (JSON
 /**
  * `loadBookableService`, answering undefined where it answers the neutral 404. One statement: the
  * service, its requirements with their pools' ACTIVE resources (archived resources leave every
- * pool for new claims, 14.4), and the store currency.
+ * pool for new claims), and the store currency.
  */
 export async function findBookableService(
   db: Kysely<Database>,

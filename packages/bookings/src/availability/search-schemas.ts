@@ -8,12 +8,12 @@ import {
   timezoneSchema,
 } from './schemas.ts';
 
-/** The search range: 31 calendar days in the request timezone (14.8, 14.23). */
+/** The search range: 31 calendar days in the request timezone. */
 export const MAX_SEARCH_DAYS = 31;
 export const MAX_SLOTS = 1_000;
 export const MAX_RESOURCE_OPTIONS = 20_000;
 
-/** `POST /public/booking-availability/search` (14.8); the service-dependent rules are `validateSearch`'s. */
+/** `POST /public/booking-availability/search`; the service-dependent rules are `validateSearch`'s. */
 export const availabilitySearchRequestSchema = z
   .strictObject({
     serviceId: z

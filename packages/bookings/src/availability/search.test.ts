@@ -25,7 +25,7 @@ function search(input: SearchInput) {
 
 const startsOf = (result: ReturnType<typeof search>) => result.slots.map((slot) => slot.startsAt);
 
-describe('the worked examples of 14.7', () => {
+describe('worked examples: a fixed-slot kayak tour and a meeting room', () => {
   it('1. FIXED_SLOT kayak tour: lead time and held kayaks leave 2 Jul 09:00 and 17:00', () => {
     const service = bookableService({
       periodMode: 'FIXED_SLOT',

@@ -8,7 +8,7 @@ import { MAX_RESOURCE_OPTIONS, MAX_SLOTS } from './search-schemas.ts';
 import { gridOf } from './validate.ts';
 
 /**
- * The availability search (14.8) as a pure function of the service, the
+ * The availability search as a pure function of the service, the
  * clock, the window and each pool resource's live claims. The caller has
  * validated the request (`availabilitySearchRequestSchema`, `validateSearch`)
  * and read the claims overlapping the window widened by the longest duration
@@ -63,13 +63,14 @@ function candidatesOf(search: SlotSearch): Candidates {
 }
 
 /**
- * Candidates per 14.7; dropped when they fail the hours policy (weekly hours
- * with exceptions), start before now + lead time or at or after now + the
- * maximum advance; then widened by the buffers and kept when every
- * requirement can be met for `quantity` (and the selection, if any) from the
- * free units, capacity minus peak of live claims. Sorted by start; at most
- * 1,000 slots (or `limit`) and 20,000 resource options, the earliest, with
- * `truncated` and the start of the first slot left out.
+ * Candidates (fixed slots, or grid starts with each duration); dropped when
+ * they fail the hours policy (weekly hours with exceptions), start before now +
+ * lead time or at or after now + the maximum advance; then widened by the
+ * buffers and kept when every requirement can be met for `quantity` (and the
+ * selection, if any) from the free units, capacity minus peak of live claims.
+ * Sorted by start; at most 1,000 slots (or `limit`) and 20,000 resource
+ * options, the earliest, with `truncated` and the start of the first slot left
+ * out.
  */
 export function searchSlots(search: SlotSearch): SlotSearchResult {
   const { service, quantity } = search;

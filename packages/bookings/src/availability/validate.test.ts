@@ -4,7 +4,7 @@ import { unavailableReason } from './rules.ts';
 import { availabilitySearchRequestSchema } from './search-schemas.ts';
 import { intervalShapeIssues, selectionIssues, validateSearch } from './validate.ts';
 
-describe('availabilitySearchRequestSchema (14.8)', () => {
+describe('availabilitySearchRequestSchema', () => {
   const body = {
     serviceId: 'bks_1',
     startsAt: '2026-03-01T00:00-05:00',
@@ -104,7 +104,7 @@ describe('validateSearch', () => {
   });
 });
 
-describe('selectionIssues (14.4)', () => {
+describe('selectionIssues', () => {
   const service = bookableService({
     requirements: [
       requirement('auto', ['van']),
@@ -157,7 +157,7 @@ describe('selectionIssues (14.4)', () => {
   });
 });
 
-describe('a single interval (holds, 14.11)', () => {
+describe('a single interval (holds)', () => {
   const nineToFive = { start: '09:00', end: '17:00' };
   const service = bookableService({
     timezone: 'Europe/Berlin',

@@ -6,7 +6,7 @@ import type { BookableService } from './rules.ts';
 import { DEFAULT_START_INTERVAL_MINUTES } from './schemas.ts';
 
 /**
- * The 400s that depend on the service (14.4, 14.8, 14.11): party size,
+ * The 400s that depend on the service, for searches and holds: party size,
  * duration, grid and resource selections. Each returns its issues; the
  * `validate…` forms throw `400 VALIDATION_FAILED` with all of them.
  */
@@ -26,7 +26,7 @@ export function partySizeIssues(
 }
 
 /**
- * Selections against the requirements (14.4). `complete` (holds): every
+ * Selections against the requirements. `complete` (holds): every
  * `REQUIRED` requirement has selections and a selected requirement's
  * quantities sum to its units. A search sends at most one selection, which
  * may leave units to automatic assignment when the requirement allows a split.
@@ -97,7 +97,7 @@ export function selectionIssues(
 }
 
 /**
- * Whether an interval has the shape a search would offer (14.7), for holds:
+ * Whether an interval has the shape a search would offer, for holds:
  * a fixed slot of its weekday; a start on the grid (its first occurrence) with
  * a duration choice; a start and end on the grid within the duration limits.
  */
@@ -151,7 +151,7 @@ export interface SearchParameters {
 }
 
 /**
- * The service-dependent 400s of a search (14.8); returns the duration to
+ * The service-dependent 400s of a search; returns the duration to
  * search with: a choice, the EXACT_RANGE duration, or null for an EXACT_RANGE
  * window tested itself and for fixed slots.
  */

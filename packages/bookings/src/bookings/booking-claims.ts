@@ -23,7 +23,7 @@ import { type DeliverySettings, deliverySettingsSchema } from '../services/schem
 import { loadRequirements, serviceNotFound } from '../services/service-read.ts';
 
 /**
- * What a booking claims (14.19): its service's requirements over its interval
+ * What a booking claims: its service's requirements over its interval
  * widened by the buffers, assigned from the live claims read under the
  * capacity lock. Approval, reschedule and merchant creation plan here; the
  * capacity trigger keeps the last word on the insert.
@@ -49,7 +49,7 @@ export interface BookingServiceTerms {
   rules: BookableService;
   checkout: z.output<typeof storedCheckoutSchema>;
   policies: unknown;
-  /** Its delivery settings now (14.12): a merchant booking is rated against them. */
+  /** Its delivery settings now: a merchant booking is rated against them. */
   delivery: DeliverySettings;
   /** Requirement id → its selection mode and name. */
   requirementInfo: Map<string, { name: string; selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED' }>;
@@ -85,7 +85,7 @@ export async function loadServiceTerms(
     .executeTakeFirst();
   if (!row) throw serviceNotFound();
   const requirementRows = (await loadRequirements(db, organizationId, [row.id])).get(row.id) ?? [];
-  // Archived resources leave every pool for new claims (14.4): the pools are their ACTIVE resources.
+  // Archived resources leave every pool for new claims: the pools are their ACTIVE resources.
   const requirements = requirementRows.map(
     (requirement): BookingRequirement => ({
       id: requirement.id,
@@ -145,13 +145,13 @@ export type ClaimPlan =
   | { ok: false; requirementId: string; resourceId: string | null };
 
 /**
- * Assigns the service's requirements for `quantity` over the claim window
- * from the live claims at `ctx.at` (a booking being moved releases its own
- * claims first, in the same transaction: 14.19 rule 4). Explicit `selections` win; then the `preferred` resources
- * (the booking's present allocations) are tried whole, then only those the
- * customer chose (non-`AUTO`), then automatic assignment of the rest.
- * Run it under the capacity lock of every pool resource for a decision that
- * holds until commit.
+ * Assigns the service's requirements for `quantity` over the claim window from
+ * the live claims at `ctx.at` (a booking being moved releases its own claims
+ * first, in the same transaction). Explicit `selections` win; then the
+ * `preferred` resources (the booking's present allocations) are tried whole,
+ * then only those the customer chose (non-`AUTO`), then automatic assignment of
+ * the rest. Run it under the capacity lock of every pool resource for a
+ * decision that holds until commit.
  */
 export async function planClaims(
   db: Kysely<Database>,

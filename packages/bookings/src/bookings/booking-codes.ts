@@ -7,7 +7,7 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const CODE_LENGTH = 8;
 const ATTEMPTS = 5;
 
-/** `BK-` and 8 random Crockford base32 characters (14.1): for support, not a credential. */
+/** `BK-` and 8 random Crockford base32 characters: for support, not a credential. */
 export function newBookingCode(): string {
   let body = '';
   for (let index = 0; index < CODE_LENGTH; index += 1) body += CROCKFORD[randomInt(CROCKFORD.length)];

@@ -9,11 +9,11 @@ import { lockBooking } from './lock-booking.ts';
 import { type BookingNotifyContext, bookingPaymentPath, formatLocalInstant } from './notify.ts';
 
 /**
- * Payments for bookings (CONTRACT-bookings.md 14.15) through the orders area:
- * a booking's Sales record (`source` BOOKING: a SERVICE line named after the
- * service and interval, a FEE line for delivery) and, for an amount due, a
- * checkout session bound to it (`checkout_sessions.sales_record_id`), paid
- * through step 4b and settled by the webhook (`settleBookingPayment`).
+ * Payments for bookings through the orders area: a booking's Sales record
+ * (`source` BOOKING: a SERVICE line named after the service and interval, a
+ * FEE line for delivery) and, for an amount due, a checkout session bound to
+ * it (`checkout_sessions.sales_record_id`), paid through its
+ * `payment-session` step and settled by the webhook (`settleBookingPayment`).
  *
  * Dependency direction: bookings depend on orders (its `recordSale`, its
  * tables); orders call back into bookings only through the settler the
@@ -188,8 +188,8 @@ export async function lockBookingPaymentSessions(
 
 /**
  * Closes the open payment links of a booking leaving CONFIRMED (a balance
- * link, 14.15) without touching its Sales record's payment status: a
- * cancelled booking takes no more money (14.14: CANCELLED is terminal).
+ * link) without touching its Sales record's payment status: a
+ * cancelled booking takes no more money (CANCELLED is final).
  * Answers the after-commit work, as `closeBookingPayment` does.
  */
 export async function closeBookingPaymentLinks(
@@ -367,7 +367,7 @@ export async function openBookingPayment(
 }
 
 /**
- * A new `c1_` for the booking's open checkout (section 12: a conversion
+ * A new `c1_` for the booking's open checkout (a conversion
  * replay carries a fresh credential for the same checkout, never a second
  * payment intent); earlier tokens keep working until the session expires.
  * Null when the booking has no open checkout.
@@ -418,7 +418,7 @@ export async function reissueBookingCheckoutToken(
  * CANCELLED and their unpaid attempts owe the cancellation of their intents.
  * Answers the after-commit work: those cancellations through
  * `ctx.runPaymentActions` when given (else the worker's checkout sweep makes
- * them). A success arriving later is a late payment (14.14).
+ * them). A success arriving later is a late payment.
  */
 export async function closeBookingPayment(
   trx: Kysely<Database>,
@@ -462,7 +462,7 @@ export async function recordConfirmedBookingSale(
   await ensureSalesRecord(trx, ctx, booking, 'NOT_REQUIRED');
 }
 
-/** The `payment` object of booking reads (14.15); null while the booking has no Sales record. */
+/** The `payment` object of booking reads; null while the booking has no Sales record. */
 export const bookingPaymentSchema = z
   .object({
     salesRecordId: z.string(),
@@ -490,7 +490,7 @@ export const bookingPaymentSchema = z
 export type BookingPayment = z.infer<typeof bookingPaymentSchema>;
 
 /**
- * The `payment` object of each booking (14.15) in ONE query: the Sales record
+ * The `payment` object of each booking in ONE query: the Sales record
  * with the sum of its succeeded attempts (through its checkout sessions).
  * Bookings without a Sales record (REQUESTED) map to null; ids of no booking
  * of the organization are absent.

@@ -9,11 +9,10 @@ import { type BookingPayment, bookingPaymentSchema, readBookingPayments } from '
 import { bookingActions } from './policy.ts';
 
 /**
- * The booking read model (CONTRACT-bookings.md 14.16 and 14.17): one detail
- * for the customer and guest routes, the same with merchant-only fields for
- * the merchant routes. Every part is read in a fixed number of queries
- * (the booking, its allocations, its change requests, its payment), never one
- * per element.
+ * The booking read model: one detail for the customer and guest routes, the
+ * same with merchant-only fields for the merchant routes. Every part is read in
+ * a fixed number of queries (the booking, its allocations, its change requests,
+ * its payment), never one per element.
  */
 
 export type BookingView = 'CUSTOMER' | 'MERCHANT';
@@ -70,7 +69,7 @@ const deliverySchema = z
     feeInCents: z.number().int(),
   })
   .nullable()
-  .describe('The delivery frozen at conversion or merchant creation (14.12); null for pickup');
+  .describe('The delivery frozen at conversion or merchant creation; null for pickup');
 
 export const bookingDetailSchema = z
   .object({
@@ -94,7 +93,7 @@ export const bookingDetailSchema = z
       taxInCents: z.number().int(),
       totalInCents: z.number().int(),
     }),
-    payment: bookingPaymentSchema.nullable().describe('Null while `REQUESTED` (14.15)'),
+    payment: bookingPaymentSchema.nullable().describe('Null while `REQUESTED`'),
     actions: bookingActionsSchema,
     changeRequests: z.array(bookingChangeRequestSchema),
     agreements: z.array(
@@ -169,7 +168,7 @@ export function bookingPolicies(snapshot: unknown, servicePolicies: unknown): Po
 const iso = (value: Date | string) => new Date(value).toISOString();
 const isoOrNull = (value: Date | string | null) => (value === null ? null : iso(value));
 
-/** An instant of the booking in its service time zone's offset (14.5). */
+/** An instant of the booking in its service time zone's offset. */
 export function bookingInstant(value: Date | string, timezone: string): string {
   return formatInstant(toEpochMinutes(new Date(value).getTime()), timezone);
 }
@@ -310,10 +309,10 @@ export async function approvalIsClaimable(
 }
 
 /**
- * The detail of a booking of the tenant: the customer view of 14.17 or the
- * merchant view of 14.16; null when the tenant has no such booking. `actions`
- * follow the policies at `ctx.at` (guest routes replace them once their token
- * is consumed).
+ * The detail of a booking of the tenant: the customer and guest view or the
+ * merchant view; null when the tenant has no such booking. `actions` follow the
+ * policies at `ctx.at` (guest routes replace them once their token is
+ * consumed).
  */
 export async function readBookingDetail(
   db: Kysely<Database>,
@@ -400,7 +399,7 @@ export async function readBookingDetail(
     changeRequests,
     agreements: agreementsOf(row.agreements),
     documents: [],
-    // Groups (14.18) are not built yet: no booking belongs to one.
+    // Booking groups are not built yet: no booking belongs to one.
     group: null,
     requestExpiresAt: row.status === 'REQUESTED' ? isoOrNull(row.request_expires_at) : null,
     createdAt: iso(row.created_at),

@@ -28,7 +28,7 @@ function claimWindowOf(booking: BookingRow): { startMinute: number; endMinute: n
 
 /**
  * Makes a paid booking's claim permanent, under the capacity lock of its
- * resources (14.19 rule 4): its claims are released and claims without expiry
+ * resources: its claims are released and claims without expiry
  * inserted (claims are never edited), after checking that its units are free
  * once its own are set aside: a claim that lapsed at the end of its window may
  * have been taken since. Answers false, changing nothing that the caller keeps,
@@ -78,7 +78,7 @@ async function claimForGood(
   });
 }
 
-/** The receipt of a booking payment (14.21: `COMMERCE_PAYMENT_RECEIVED`), to the booking's customer. */
+/** The receipt of a booking payment (`COMMERCE_PAYMENT_RECEIVED`), to the booking's customer. */
 async function sendReceipt(
   trx: Kysely<Database>,
   ctx: BookingNotifyContext,
@@ -119,7 +119,7 @@ export type BookingRefundReason =
   | 'LATE_PAYMENT';
 
 /**
- * Settles a verified payment event of a booking checkout (14.14, 14.15), in
+ * Settles a verified payment event of a booking checkout, in
  * the webhook's transaction, the session and attempt already locked by the
  * orders area; the bookings of the checkout are locked next (before its Sales
  * record), so concurrent payments of one booking, through any of its links,

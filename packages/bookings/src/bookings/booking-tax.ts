@@ -6,9 +6,9 @@ import { z } from 'zod';
 import type { BookingClockContext } from '../context.ts';
 
 /**
- * A booking's tax (14.9), shared by hold conversion and merchant creation:
+ * A booking's tax, shared by hold conversion and merchant creation:
  * quoted from the orders area's provider before the operation's transaction
- * (14.10: a provider call is a read without effect), then frozen in it on the
+ * (a provider call is a read without effect), then frozen in it on the
  * amounts it was quoted on.
  */
 

@@ -8,12 +8,12 @@ import { customerActionRefused } from './policy.ts';
 import { rescheduleBooking } from './transitions/reschedule-booking.ts';
 
 /**
- * A customer's or guest's change request (14.17): a `PENDING` request the
- * merchant approves or declines through 14.16. It holds no capacity; a
- * reschedule is first checked against the service's rules and capacity as
- * its approval would be, so a request that could never be approved is
- * refused now (409). One pending request per booking, kept by the unique
- * partial index `booking_change_requests_pending_key`.
+ * A customer's or guest's change request: a `PENDING` request the merchant
+ * approves or declines through the merchant routes. It holds no capacity; a
+ * reschedule is first checked against the service's rules and capacity as its
+ * approval would be, so a request that could never be approved is refused now
+ * (409). One pending request per booking, kept by the unique partial index
+ * `booking_change_requests_pending_key`.
  */
 
 export interface ChangeRequestInput {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Conversion of a hold into a booking (CONTRACT-bookings.md 14.13). */
+/** Conversion of a hold into a booking (docs/bookings.md "Conversion"). */
 
 const text = (min: number, max: number) => z.string().trim().min(min).max(max);
 
@@ -71,7 +71,7 @@ export const conversionSchema = z
       .string()
       .nullable()
       .describe(
-        '`PAYMENT` only: `c1_…` for step 4b of the checkout bound to the amount due; a credential, shown only here (a replay gets a new one for the same checkout)',
+        '`PAYMENT` only: `c1_…` for the `payment-session` step of the checkout bound to the amount due; a credential, shown only here (a replay gets a new one for the same checkout)',
       ),
     paymentExpiresAt: z.iso
       .datetime()

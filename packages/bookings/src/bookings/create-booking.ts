@@ -36,7 +36,7 @@ export interface MerchantActorRef {
   email: string | null;
 }
 
-/** What a merchant booking decides before its transaction (14.10): the delivery, and the tax quoted on the price. */
+/** What a merchant booking decides before its transaction: the delivery, and the tax quoted on the price. */
 interface MerchantBookingQuote {
   delivery: DeliverySnapshot;
   tax: QuotedTax | null;
@@ -95,10 +95,10 @@ function checkRequest(
 }
 
 /**
- * Before the transaction, reads and provider calls only (14.10): the service
+ * Before the transaction, reads and provider calls only: the service
  * (404), the request against it (`checkRequest`: nothing is rated for a
- * request bound to fail), the delivery as a hold rates it (`quoteDelivery`,
- * 14.12: its refusals, or the distance provider's failure, record nothing),
+ * request bound to fail), the delivery as a hold rates it (`quoteDelivery`:
+ * its refusals, or the distance provider's failure, record nothing),
  * then the tax on the subtotal and the delivery fee (`quoteBookingTax`).
  */
 async function quoteMerchantBooking(
@@ -120,12 +120,12 @@ async function quoteMerchantBooking(
 }
 
 /**
- * `POST /merchant/bookings` (14.16): a `CONFIRMED` booking made by the
+ * `POST /merchant/bookings`: a `CONFIRMED` booking made by the
  * merchant, its balance open (sales record `NOT_REQUIRED`). The interval must
  * have the service's shape (400); `ignoreRules` skips hours, closures, lead
  * time and maximum advance (else `409 BOOKING_SLOT_UNAVAILABLE`), never
  * capacity nor delivery. First, outside any transaction, the delivery is rated
- * as for a hold (14.12, the same refusals) and the tax quoted (14.9): a
+ * as for a hold (the same refusals) and the tax quoted: a
  * failure records nothing, so a retry with the same key runs again. Then
  * resources are assigned and claimed under the capacity lock, the trigger
  * checking every claim (`409 CAPACITY_UNAVAILABLE`), and the delivery, its fee

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The customer's cancel body (CONTRACT-bookings.md 14.17): a pure module, which the hosted
- * app's browser bundle imports too.
+ * The customer's cancel body: a pure module, which the hosted app's browser
+ * bundle imports too.
  */
 
-/** Reasons (14.23). */
+/** A reason is at most 500 characters. */
 export const MAX_REASON_LENGTH = 500;
 
 export const reasonSchema = z

@@ -423,7 +423,7 @@ describe('reschedule-request', () => {
     expect(await changeRequestsOf(shop.organizationId, booking)).toHaveLength(1);
   });
 
-  it('keeps the booked duration: elapsed minutes, or whole local days across a clock change (14.5)', async () => {
+  it('keeps the booked duration: elapsed minutes, or whole local days across a clock change', async () => {
     const { shop, owner } = await customerShop('duration', policy('REQUEST'), 5);
     const booking = await insertBooking(db, shop, { startsAt: START, endsAt: END, at: NOW });
     const wrong = await rejection(() =>

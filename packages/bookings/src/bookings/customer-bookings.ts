@@ -32,9 +32,10 @@ import { cancelBooking } from './transitions/cancel-booking.ts';
 import { rescheduleBooking } from './transitions/reschedule-booking.ts';
 
 /**
- * The customer account's and the guest link's booking use cases (14.17).
+ * The customer account's and the guest link's booking use cases
+ * (docs/bookings.md "Customer and guest routes").
  * A booking is the signed-in customer's when linked to their id or placed
- * with their verified email (as orders, section 7); anything else — unknown,
+ * with their verified email (as for orders); anything else — unknown,
  * another store's, another customer's — is the same neutral 404.
  */
 
@@ -125,7 +126,7 @@ async function policySubjectOf(
   };
 }
 
-/** The customer detail of 14.17 with `actions` from the policy (all `NONE` for a consumed guest token). */
+/** The customer detail with `actions` from the policy (all `NONE` for a consumed guest token). */
 async function customerDetail(
   db: Kysely<Database>,
   ctx: BookingClockContext,
@@ -287,10 +288,10 @@ export type CustomerActionRequest =
   | ({ kind: 'RESCHEDULE' } & RescheduleRequestInput);
 
 /**
- * The new interval of a reschedule, which must keep the booked duration
- * (14.5): a booking of n × 1,440 minutes (the same wall time n local days
- * later) keeps its wall times whatever the daylight-saving changes between;
- * any other its elapsed minutes. Else 400 on `endsAt`.
+ * The new interval of a reschedule, which must keep the booked duration: a
+ * booking of n × 1,440 minutes (the same wall time n local days later) keeps
+ * its wall times whatever the daylight-saving changes between; any other its
+ * elapsed minutes. Else 400 on `endsAt`.
  */
 export function rescheduleInterval(
   booking: Pick<BookingRow, 'starts_at' | 'ends_at' | 'timezone'>,
@@ -358,11 +359,12 @@ async function actOnBooking(
 }
 
 /**
- * `POST /customer/account/bookings/:id/cancel-request` and `…/reschedule-request`
- * (14.17): the customer's own booking (else the neutral 404), decided by its
- * policy at `ctx.at`; answers the outcome and the booking as it is after,
- * and the after-commit work of a cancel (a provider call) for the caller to
- * run once committed. Handed a transaction (an idempotency key's), it runs in it.
+ * `POST /customer/account/bookings/:id/cancel-request` and
+ * `…/reschedule-request`: the customer's own booking (else the neutral 404),
+ * decided by its policy at `ctx.at`; answers the outcome and the booking as it
+ * is after, and the after-commit work of a cancel (a provider call) for the
+ * caller to run once committed. Handed a transaction (an idempotency key's), it
+ * runs in it.
  */
 export async function requestCustomerBookingChange(
   db: Kysely<Database>,

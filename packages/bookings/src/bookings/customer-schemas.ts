@@ -10,7 +10,7 @@ export {
   MAX_REASON_LENGTH,
 } from './customer-action-schemas.ts';
 
-/** Customer and guest booking routes (CONTRACT-bookings.md 14.17). */
+/** Customer and guest booking routes (docs/bookings.md "Customer and guest routes"). */
 
 const statusListSchema = z
   .string()
@@ -44,7 +44,7 @@ export const rescheduleRequestInputSchema = z
   .strictObject({
     startsAt: instantSchema,
     endsAt: instantSchema.describe(
-      'The booked duration after `startsAt` (14.5): a booking of whole local days keeps its wall times, any other its elapsed minutes',
+      'The booked duration after `startsAt`: a booking of whole local days keeps its wall times, any other its elapsed minutes',
     ),
     reason: reasonSchema,
   })

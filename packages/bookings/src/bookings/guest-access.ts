@@ -6,7 +6,7 @@ import type { BookingClockContext } from '../context.ts';
 import { lockBookingPaymentSessions } from './booking-payments.ts';
 
 /**
- * Guest access to one booking through its `m1_` management token (14.17).
+ * Guest access to one booking through its `m1_` management token.
  * The token is looked up by its SHA-256 only; an unknown, malformed, expired,
  * revoked or another store's token is the neutral 404. One token makes one
  * mutation: the first records `{ route, fingerprint, response }` under the
@@ -35,7 +35,7 @@ export interface GuestAccess {
 /**
  * Runs `run` in the transaction `db` is, or in a new READ COMMITTED one: the
  * transitions a customer action makes may move capacity claims, which refuse
- * other isolation levels (14.19 rule 5).
+ * other isolation levels.
  */
 export function inReadCommitted<T>(
   db: Kysely<Database>,
@@ -46,7 +46,7 @@ export function inReadCommitted<T>(
 
 /**
  * `inReadCommitted`, rerun after a deadlock or serialization failure when it
- * opens the transaction (14.19 rule 3); handed one, it runs once and its
+ * opens the transaction; handed one, it runs once and its
  * owner decides about retries.
  */
 export function inRetriedTransaction<T>(

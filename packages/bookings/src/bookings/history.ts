@@ -2,7 +2,7 @@ import type { BookingStatus, Database } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
 import type { BookingClockContext } from '../context.ts';
 
-/** Who moved a booking (14.14). Only MERCHANT transitions also go to the audit log (14.21). */
+/** Who moved a booking. Only MERCHANT transitions also go to the audit log. */
 export type BookingActor = 'CUSTOMER' | 'GUEST' | 'MERCHANT' | 'SYSTEM' | 'WEBHOOK';
 
 /** One entry of a booking's `history[]`; `from` is null for the conversion that created it. */

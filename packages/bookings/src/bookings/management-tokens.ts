@@ -3,7 +3,7 @@ import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { BookingClockContext } from '../context.ts';
 
-/** A management token (`m1_`) works until 30 days after the booking ends (14.17). */
+/** A management token (`m1_`) works until 30 days after the booking ends. */
 export const MANAGEMENT_TOKEN_DAYS_AFTER_END = 30;
 const MS_PER_DAY = 86_400_000;
 

@@ -7,9 +7,8 @@ import type { MerchantBookingListQuery, MerchantBookingSummary } from './merchan
 import { isBookingAssignedTo } from './payment-link.ts';
 
 /**
- * Who reads merchant bookings (14.2): Owners and Admins see every booking of
- * the tenant; Staff only those assigned to them, the others being the
- * neutral 404.
+ * Who reads merchant bookings: Owners and Admins see every booking of the
+ * tenant; Staff only those assigned to them, the others being the neutral 404.
  */
 export type BookingViewer = { scope: 'ALL' } | { scope: 'ASSIGNED'; userId: string };
 
@@ -51,7 +50,7 @@ export async function assertBookingVisible(
 }
 
 /**
- * `GET /merchant/bookings` (14.16): the filters, the viewer's visibility,
+ * `GET /merchant/bookings`: the filters, the viewer's visibility,
  * ordered by `startsAt` then `id` in either direction (`bookings_list_idx`,
  * `_status_idx`, `_service_idx`, `booking_allocations_resource_idx`),
  * keyset-paginated on the cursor booking's own values. `groupRef` matches
@@ -128,7 +127,7 @@ export async function listMerchantBookings(
     )
     .$if(from !== undefined, (qb) => qb.where('b.ends_at', '>', from!))
     .$if(to !== undefined, (qb) => qb.where('b.starts_at', '<', to!))
-    // Booking groups (14.18) are not built yet: no booking has a group to match.
+    // Booking groups are not built yet: no booking has a group to match.
     .$if(query.groupRef !== undefined, (qb) => qb.where(sql<SqlBool>`false`))
     .$if(query.hasPendingChangeRequest !== undefined, (qb) =>
       qb.where(

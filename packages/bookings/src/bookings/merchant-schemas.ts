@@ -7,7 +7,7 @@ import { BOOKING_STATUSES, bookingStatusSchema } from './booking-read.ts';
 /** The most users a booking is assigned to. */
 export const MAX_ASSIGNEES = 20;
 
-/** Inputs and list shapes of the merchant booking routes (14.16). */
+/** Inputs and list shapes of the merchant booking routes. */
 
 const id = (describe: string) => z.string().min(1).max(64).describe(describe);
 const reasonSchema = z.string().trim().min(1).max(500).describe('At most 500 characters');
@@ -22,7 +22,7 @@ export const resourceSelectionsSchema = z
   )
   .max(20)
   .describe(
-    "Chosen resources per requirement (at most 20), as for holds (14.4); requirements without one keep the booking's resources or are assigned automatically",
+    "Chosen resources per requirement (at most 20), as for holds; requirements without one keep the booking's resources or are assigned automatically",
   );
 
 function intervalRefinement(input: { startsAt: string; endsAt: string }, ctx: z.RefinementCtx) {
@@ -48,7 +48,7 @@ export const createMerchantBookingInputSchema = z
       phone: z.string().trim().min(1).max(50).nullish(),
     }),
     delivery: deliveryInputSchema.describe(
-      "As for holds (14.12): `{ method: PICKUP }`, `null` or absent for pickup (services `PICKUP_ONLY` and `OPTIONAL`); `{ method: DELIVERY, destinationAddress }` for delivery (services `OPTIONAL` and `REQUIRED`), rated against the service's delivery settings whatever `ignoreRules`; the snapshot and fee are frozen on the booking",
+      "As for holds: `{ method: PICKUP }`, `null` or absent for pickup (services `PICKUP_ONLY` and `OPTIONAL`); `{ method: DELIVERY, destinationAddress }` for delivery (services `OPTIONAL` and `REQUIRED`), rated against the service's delivery settings whatever `ignoreRules`; the snapshot and fee are frozen on the booking",
     ),
     ignoreRules: z
       .boolean()

@@ -130,7 +130,7 @@ describe(`booking emails and management tokens (${testDatabaseKind})`, () => {
     expect(rows.some((row) => row.token_hash === second)).toBe(false);
   });
 
-  it('writes the customer email with the 14.21 merge variables in the default copy', async () => {
+  it('writes the customer email with the booking merge variables in the default copy', async () => {
     const { organizationId, id } = await booking('customer-email');
     await notifyBookingCustomer(db, { organizationId, at: NOW, email: EMAIL }, id, 'CANCELLED', {
       message: 'The river is closed.',

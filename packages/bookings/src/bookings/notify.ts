@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { BookingClockContext } from '../context.ts';
 import { issueManagementToken } from './management-tokens.ts';
 
-/** Emails to the booking's customer (14.21), each with a fresh `m1_` management link. */
+/** Emails to the booking's customer, each with a fresh `m1_` management link. */
 export type BookingCustomerEvent =
   | 'REQUEST_RECEIVED'
   | 'CONFIRMED'
@@ -19,7 +19,7 @@ export type BookingCustomerEvent =
   | 'CHANGE_REQUEST_APPROVED'
   | 'CHANGE_REQUEST_DECLINED';
 
-/** Emails to the merchant (14.21): `notifications.bookingEmail`, else `businessProfile.supportEmail`. */
+/** Emails to the merchant: `notifications.bookingEmail`, else `businessProfile.supportEmail`. */
 export type BookingMerchantEvent =
   | 'NEW_REQUEST'
   | 'NEW_BOOKING'
@@ -126,12 +126,12 @@ export function bookingEmailRecipientKey(to: string, emailProven: boolean): stri
   return hashToken(emailProven ? `proven:${address}` : address);
 }
 
-/** The guest management page of a booking, carrying its `m1_` (14.17). */
+/** The guest management page of a booking, carrying its `m1_`. */
 export function bookingManagePath(token: string): string {
   return `/bookings/manage/${token}`;
 }
 
-/** The hosted payment page of a checkout, carrying its `c1_` (14.15). */
+/** The hosted payment page of a checkout, carrying its `c1_`. */
 export function bookingPaymentPath(checkoutToken: string): string {
   return `/checkout/pay?token=${checkoutToken}`;
 }
@@ -261,7 +261,7 @@ function bookingValues(
 /**
  * Writes a `BOOKING_NOTIFICATION` outbox row to the booking's customer in
  * `trx` (the transaction of the change, so the email exists exactly when the
- * change commits), with the merge variables of 14.21 and a fresh `m1_`
+ * change commits), with the booking's merge variables and a fresh `m1_`
  * management link (which revokes the booking's previous unused one). The call
  * to action is `paymentUrl` when one is given, else the management link.
  * `message` replaces the event's default sentence (a merchant's reason).
@@ -305,7 +305,7 @@ export async function notifyBookingCustomer(
 
 const emailSchema = z.email().max(320);
 
-/** `notifications.bookingEmail`, else `businessProfile.supportEmail`, else null (14.21). */
+/** `notifications.bookingEmail`, else `businessProfile.supportEmail`, else null. */
 async function merchantBookingAddress(trx: Kysely<Database>, organizationId: string): Promise<string | null> {
   const row = await trx
     .selectFrom('organization_settings')

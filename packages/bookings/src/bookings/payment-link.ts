@@ -20,7 +20,7 @@ export type PaymentLinkRead = z.infer<typeof paymentLinkSchema>;
 /** Who sends the link: Owner and Admin act on every booking; Staff only on bookings assigned to them. */
 export interface PaymentLinkContext extends BookingNotifyContext {
   actor: AuditActor;
-  /** Staff: the user whose assignment decides (14.2); null for Owner and Admin. */
+  /** Staff: the user whose assignment decides; null for Owner and Admin. */
   staffUserId: string | null;
 }
 
@@ -28,7 +28,7 @@ const bookingNotFound = () => AppError.notFound('Booking not found');
 
 /**
  * A booking is assigned to a user when it lists the user in
- * `assigneeUserIds` or was given a STAFF resource of that user (14.2). Written
+ * `assigneeUserIds` or was given a STAFF resource of that user. Written
  * narrowly here for the payment link; the merchant read model (bk-merchant)
  * carries the general visibility rule.
  */
@@ -65,7 +65,7 @@ export async function isBookingAssignedTo(
 }
 
 /**
- * `POST /merchant/bookings/:id/payment-link` (14.15): for a CONFIRMED booking
+ * `POST /merchant/bookings/:id/payment-link`: for a CONFIRMED booking
  * with an open balance, opens a checkout bound to that balance (one open link:
  * a new one closes the old, whose intent the worker cancels), emails the
  * customer PAYMENT_REQUIRED with the `c1_` link and a fresh management link,

@@ -38,7 +38,7 @@ const apply: CustomerActionDecision = { outcome: 'APPLY' };
 const request: CustomerActionDecision = { outcome: 'REQUEST' };
 const none = (reason: CustomerActionRefusal): CustomerActionDecision => ({ outcome: 'NONE', reason });
 
-describe('the 14.17 policy table for a CONFIRMED booking (cutoff 24 h)', () => {
+describe('the cancel and reschedule policy table for a CONFIRMED booking (cutoff 24 h)', () => {
   // [mode, instant, expected decision] for both cancel and reschedule.
   const table: [Mode, string, Date, CustomerActionDecision][] = [
     ['SELF_SERVICE', 'well before the cutoff', before(48 * hour), apply],
@@ -155,7 +155,7 @@ describe('around the policy table', () => {
     });
   });
 
-  it('a cutoff of whole days counts local days across a daylight-saving change (14.5)', () => {
+  it('a cutoff of whole days counts local days across a daylight-saving change', () => {
     // Lisbon leaves summer time on 25 October 2026: 10:00 on the 26th (UTC+0) minus one local day is
     // 10:00 on the 25th (UTC+0 too, after 02:00), and minus two is 10:00 on the 24th (UTC+1).
     const start = new Date('2026-10-26T10:00:00Z');

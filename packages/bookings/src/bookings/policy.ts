@@ -4,9 +4,9 @@ import { type Policies, policiesSchema } from '../services/schemas.ts';
 import { addLocalDays, toEpochMinutes } from '../time/zone.ts';
 
 /**
- * What a customer or guest may do with a booking (CONTRACT-bookings.md 14.14,
- * 14.17): the policy table as one pure function, so the read model's `actions`
- * and the mutations decide alike.
+ * What a customer or guest may do with a booking (docs/bookings.md
+ * "Customer and guest routes"): the policy table as one pure function, so
+ * the read model's `actions` and the mutations decide alike.
  */
 
 /** `APPLY`: done at once; `REQUEST`: a pending change request for the merchant; `NONE`: refused. */
@@ -16,9 +16,9 @@ export type CustomerActionKind = 'CANCEL' | 'RESCHEDULE';
 /**
  * Why an action is `NONE`, sent as `details.reason` of `409 INVALID_STATE_TRANSITION`:
  * the policy; the booking's state (terminal, or a `REQUESTED`/`PENDING_PAYMENT`
- * reschedule); started (a change request would be withdrawn at once, 14.20);
- * ended (14.14: no customer action after `endsAt`); a pending change request;
- * a guest token already used (14.17).
+ * reschedule); started (a change request would be withdrawn at once);
+ * ended (no customer action after `endsAt`); a pending change request;
+ * a guest token already used.
  */
 export type CustomerActionRefusal =
   | 'POLICY'
@@ -40,11 +40,11 @@ export interface PolicySubject {
   timezone: string;
   policies: Policies;
   hasPendingChangeRequest?: boolean;
-  /** A guest whose `m1_` token already made its one mutation (14.17). */
+  /** A guest whose `m1_` token already made its one mutation. */
   isTokenConsumed?: boolean;
 }
 
-/** `actions` of the customer detail (14.17). */
+/** `actions` of the customer detail. */
 export interface BookingActions {
   cancel: CustomerActionOutcome;
   reschedule: CustomerActionOutcome;
@@ -62,7 +62,7 @@ function policyOf(policies: Policies | null | undefined, kind: CustomerActionKin
 }
 
 /**
- * `startsAt` − cutoff, the cutoff read as a duration of 14.5: a whole multiple
+ * `startsAt` − cutoff, the cutoff read as a booking duration: a whole multiple
  * of 1,440 minutes counts local days in the booking's zone (same wall time n
  * days earlier), any other cutoff elapsed minutes.
  */
@@ -83,13 +83,13 @@ function cutoffAt(subject: PolicySubject, kind: CustomerActionKind): Date | null
 }
 
 /**
- * The 14.17 table at `at`, with 14.14's rules around it: terminal bookings
- * take nothing; after `endsAt` nothing; `REQUESTED` and `PENDING_PAYMENT` are
- * cancelled at once and never rescheduled; a `CONFIRMED` booking follows its
- * policy (`SELF_SERVICE` applies before `startsAt` − cutoff and requests after,
- * `REQUEST` requests, `NONE` refuses). A request is not offered once the
- * booking started (the worker withdraws pending ones then) nor while another
- * is pending.
+ * The policy table at `at`, within the rules of the booking's status: terminal
+ * bookings take nothing; after `endsAt` nothing; `REQUESTED` and
+ * `PENDING_PAYMENT` are cancelled at once and never rescheduled; a `CONFIRMED`
+ * booking follows its policy (`SELF_SERVICE` applies before `startsAt` − cutoff
+ * and requests after, `REQUEST` requests, `NONE` refuses). A request is not
+ * offered once the booking started (the worker withdraws pending ones then) nor
+ * while another is pending.
  */
 export function decideCustomerAction(
   subject: PolicySubject,
@@ -114,7 +114,7 @@ export function decideCustomerAction(
   return { outcome: 'REQUEST' };
 }
 
-/** The detail's `actions` (14.17) at `at`. */
+/** The detail's `actions` at `at`. */
 export function bookingActions(subject: PolicySubject, at: Date): BookingActions {
   const cancelCutoff = cutoffAt(subject, 'CANCEL');
   const rescheduleCutoff = cutoffAt(subject, 'RESCHEDULE');

@@ -12,16 +12,16 @@ import {
 import { expireBooking } from './transitions/expire-booking.ts';
 
 /**
- * The bookings jobs of 14.20. Each takes at most `batchSize` (500) rows a
- * batch, locked with `FOR UPDATE SKIP LOCKED` so several workers share the
- * work, and is idempotent: a row another run already moved no longer
- * matches. Bookings move one per transaction, so one that fails (and is
- * logged) never holds back the others.
+ * The bookings worker's jobs (docs/bookings.md "Worker"). Each takes at most
+ * `batchSize` (500) rows a batch, locked with `FOR UPDATE SKIP LOCKED` so
+ * several workers share the work, and is idempotent: a row another run already
+ * moved no longer matches. Bookings move one per transaction, so one that
+ * fails (and is logged) never holds back the others.
  */
 
 export const BOOKINGS_BATCH_SIZE = 500;
 const DAY_MS = 86_400_000;
-/** Tokens kept this long after they expire or are consumed (14.20). */
+/** Tokens kept this long after they expire or are consumed. */
 export const MANAGEMENT_TOKEN_RETENTION_DAYS = 30;
 
 export interface SweepOptions {
@@ -227,7 +227,7 @@ export async function expireBookingRequests(
   return expireDue(db, options, await dueBookings(db, options, 'REQUESTED', 'request_expires_at'));
 }
 
-/** Pending change requests of bookings that have started → `WITHDRAWN` (14.17). */
+/** Pending change requests of bookings that have started → `WITHDRAWN`. */
 export async function withdrawStartedChangeRequests(
   db: Kysely<Database>,
   options: SweepOptions,
@@ -250,7 +250,7 @@ export async function withdrawStartedChangeRequests(
 }
 
 /**
- * Deletes management tokens no one can use any more (14.20): expired over
+ * Deletes management tokens no one can use any more: expired over
  * 30 days ago, or expired and consumed or revoked over 30 days ago. A
  * consumed token stays readable, and its mutation replayable, until it expires.
  */
@@ -278,7 +278,7 @@ export interface RunningBookingSweeps {
 }
 
 /**
- * Starts the bookings jobs on their cadences (14.20): hold expiry every
+ * Starts the bookings jobs on their cadences: hold expiry every
  * `BOOKINGS_SWEEP_INTERVAL_MS`, payment windows (and expired balance links) every 15 s, request expiry
  * and withdrawals every 60 s, pruning hourly. Each job repeats its batch
  * while batches come back full.

@@ -10,12 +10,12 @@ export interface LockedResource {
   status: 'ACTIVE' | 'ARCHIVED';
 }
 
-/** Deadlocks and serialization failures retried before the request gets STALE_STATE (14.19 rule 3). */
+/** Deadlocks and serialization failures retried before the request gets STALE_STATE. */
 export const CAPACITY_RETRIES = 3;
 
 /**
  * Makes `at` the instant that decides which claims are live for the rest of
- * the transaction (`bookings.now`, read by the capacity trigger: 14.19 rule 6).
+ * the transaction (`bookings.now`, read by the capacity trigger).
  * With `checkAtCommit`, the transaction's new claims are checked at its COMMIT
  * (`bookings.capacity_check`, migration 0020), the resource lock taken there:
  * a refusal (BK001) is then the commit's error, not the insert's.
@@ -33,15 +33,14 @@ export async function setClaimClock(
 
 /**
  * Locks the candidate resources in one `SELECT … ORDER BY id FOR NO KEY
- * UPDATE` (14.19 rule 3): every claiming transaction takes its locks in the
- * same order, so two of them never wait on each other in a cycle. NO KEY
- * UPDATE, the strength of the capacity trigger's own lock: it excludes every
- * other claimer and capacity change, but not the key-share locks a claim's
- * foreign key leaves on the resource until its transaction ends (a hold
- * checked at commit holds one while it waits for the lock). Answers the
- * rows found, in id order; ids of no resource of the organization are absent.
- * With `clock`, the same statement sets the claim clock first (`setClaimClock`):
- * one round trip for both.
+ * UPDATE`: every claiming transaction takes its locks in the same order, so two
+ * of them never wait on each other in a cycle. NO KEY UPDATE, the strength of
+ * the capacity trigger's own lock: it excludes every other claimer and capacity
+ * change, but not the key-share locks a claim's foreign key leaves on the
+ * resource until its transaction ends (a hold checked at commit holds one while
+ * it waits for the lock). Answers the rows found, in id order; ids of no
+ * resource of the organization are absent. With `clock`, the same statement
+ * sets the claim clock first (`setClaimClock`): one round trip for both.
  */
 export async function lockResources(
   trx: Kysely<Database>,
@@ -83,11 +82,11 @@ export function isRetryableAbort(error: unknown): boolean {
 }
 
 /**
- * Runs `work` in a READ COMMITTED transaction (14.19 rule 5) with the claim
- * clock set and `resourceIds` locked first. When it opens the transaction
- * itself, a deadlock or serialization failure reruns the whole transaction up
- * to 3 times, then answers `409 STALE_STATE`. Handed a transaction, it runs
- * inside it once: the owner of the transaction decides about retries.
+ * Runs `work` in a READ COMMITTED transaction with the claim clock set and
+ * `resourceIds` locked first. When it opens the transaction itself, a deadlock
+ * or serialization failure reruns the whole transaction up to 3 times, then
+ * answers `409 STALE_STATE`. Handed a transaction, it runs inside it once: the
+ * owner of the transaction decides about retries.
  */
 export async function withCapacityLock<T>(
   db: Kysely<Database>,

@@ -2,8 +2,9 @@ import type { Database } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
 
 /**
- * An audit of the capacity invariant (CONTRACT-bookings.md 14.19) read from
- * the database, for tests after concurrent runs and for `bench/check-capacity.ts`:
+ * An audit of the capacity invariant (live claims never exceed a resource's
+ * capacity) read from the database, for tests after concurrent runs and for
+ * `bench/check-capacity.ts`:
  *
  * - per resource, the peak of its live claims from `at` on (a blackout counts
  *   as the whole capacity, as in availability reads) never exceeds its capacity;
@@ -52,7 +53,7 @@ export async function checkCapacity(
       ? sql`true`
       : sql`${sql.ref(`${alias}.organization_id`)} = ${options.organizationId}`;
 
-  // The sweep of 14.19 rule 2 over the future: +units at each start (or at `at`), −units at each end, ends first.
+  // The trigger's sweep from `at` on: +units at each start (or at `at`), −units at each end, ends first.
   const peaks = await sql<{
     organization_id: string;
     resource_id: string;

@@ -23,7 +23,7 @@ export interface NewClaim {
 
 const OWNER_COLUMN = { HOLD: 'hold_id', BOOKING: 'booking_id', BLACKOUT: 'blackout_id' } as const;
 
-/** The `during` range of an interval, half-open as every booking interval is (14.5). */
+/** The `during` range of an interval, half-open as every booking interval is. */
 export function duringOf(startsAt: Date, endsAt: Date) {
   return sql<string>`tstzrange(${startsAt.toISOString()}::timestamptz, ${endsAt.toISOString()}::timestamptz, '[)')`;
 }
@@ -98,11 +98,11 @@ export async function claimedResourceIds(
 
 /**
  * Moves an owner's claims (hold to booking, a reschedule) in one transaction
- * under the lock of every resource involved (14.19 rule 4): the old claims
- * are released, then the new ones inserted and checked. Others see the old
- * claims until the commit; a failed check rolls the release back. Because the
- * old claims are released first, a move that overlaps its own old interval
- * competes only with others.
+ * under the lock of every resource involved: the old claims are released, then
+ * the new ones inserted and checked. Others see the old claims until the
+ * commit; a failed check rolls the release back. Because the old claims are
+ * released first, a move that overlaps its own old interval competes only with
+ * others.
  */
 export async function moveClaims(
   db: Kysely<Database>,

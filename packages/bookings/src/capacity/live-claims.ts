@@ -17,11 +17,11 @@ export interface ResourceClaims {
 }
 
 /**
- * The availability read (14.19 rule 1): every candidate resource's live claims
- * overlapping `[startsAt, endsAt)` in ONE statement, one row per resource,
- * served by the GiST index over unreleased claims. Live means unreleased and
- * not expired at `ctx.at`. Resources of no such id in the organization are
- * absent from the answer.
+ * The availability read: every candidate resource's live claims overlapping
+ * `[startsAt, endsAt)` in ONE statement, one row per resource, served by the
+ * GiST index over unreleased claims. Live means unreleased and not expired at
+ * `ctx.at`. Resources of no such id in the organization are absent from the
+ * answer.
  */
 export async function readLiveClaims(
   db: Kysely<Database>,

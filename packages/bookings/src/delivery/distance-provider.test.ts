@@ -12,7 +12,7 @@ const ORIGIN = { line1: 'Rua Augusta 1', city: 'Lisboa', postalCode: '1100-048',
 const destination = (postalCode: string) =>
   destinationAddressSchema.parse({ line1: 'Rua do Ouro 2', city: 'Lisboa', postalCode, country: 'pt' });
 
-describe('sandbox distances (14.12)', () => {
+describe('sandbox distances', () => {
   it('answers the digits of the normalized postal code modulo 200,000 metres', async () => {
     const cases: [string, number][] = [
       ['1100-205', 1_100_205 % 200_000],

@@ -1,9 +1,8 @@
 import type { DeliveryAddress } from './schemas.ts';
 
 /**
- * Delivery distances (CONTRACT-bookings.md 14.12, ARCHITECTURE.md rule 6): a
- * provider behind an interface, chosen by DISTANCE_PROVIDER and called before
- * the hold's transaction, never inside it.
+ * Delivery distances: a provider behind an interface, chosen by
+ * DISTANCE_PROVIDER and called before the hold's transaction, never inside it.
  */
 export interface DistanceProvider {
   readonly kind: 'sandbox' | 'google' | 'none';
@@ -41,7 +40,7 @@ export const SANDBOX_UNREACHABLE_POSTAL_CODE = '99999';
 const SANDBOX_MODULUS = 200_000;
 
 /**
- * The sandbox (14.12): the distance in metres is the digits of the
+ * The sandbox: the distance in metres is the digits of the
  * destination's normalized postal code, read as one number, modulo 200,000
  * (`1000-205` is 8,205 m; `SW1A 1AA` is 11 m). A code without digits cannot
  * be resolved. The origin is not read.

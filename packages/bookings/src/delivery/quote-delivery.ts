@@ -19,7 +19,7 @@ const refusal = (
 const summary = (address: DeliveryAddress) => `${address.city}, ${address.postalCode}, ${address.country}`;
 
 /**
- * Decides a hold's delivery (14.12) before its transaction: the method
+ * Decides a hold's delivery before its transaction: the method
  * against the service `delivery.mode` (400 BOOKING_DELIVERY_INVALID), then
  * the fee, flat (no distance evaluated) or from the first band at or above
  * the distance the provider measures from the service origin (400

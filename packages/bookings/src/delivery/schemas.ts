@@ -1,7 +1,7 @@
 import { AppError } from '@commerce/core';
 import { z } from 'zod';
 
-/** Delivery of a booking (CONTRACT-bookings.md 14.12; SPEC.md "Delivery rules"). */
+/** Delivery of a booking (docs/bookings.md "Hold delivery"). */
 
 const required = (max: number) => z.string().trim().min(1).max(max);
 /** Optional lines: absent, null or blank after trimming are all null. */
@@ -85,7 +85,7 @@ export const deliveryReadSchema = z
 export type DeliveryRead = z.infer<typeof deliveryReadSchema>;
 
 /**
- * What a hold freezes of its delivery (14.12) for conversion, the booking and
+ * What a hold freezes of its delivery for conversion, the booking and
  * reschedules: read back with `parseDeliverySnapshot`, never trusted as is.
  */
 export const deliverySnapshotSchema = z
@@ -126,7 +126,7 @@ export type DeliverySnapshot = z.output<typeof deliverySnapshotSchema>;
  * The delivery a hold froze, from the hold's `snapshot` column. A missing or
  * malformed one is `409 STALE_STATE` with `details.reason`
  * `DELIVERY_SNAPSHOT_INVALID`: conversion must fail closed, never fall back
- * to pickup (14.12, SPEC.md delivery rule 4).
+ * to pickup.
  */
 export function parseDeliverySnapshot(holdSnapshot: unknown): DeliverySnapshot {
   const delivery =

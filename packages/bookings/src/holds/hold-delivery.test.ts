@@ -295,7 +295,7 @@ describe(`hold delivery (${testDatabaseKind})`, () => {
     // (one row per earlier hold, the pickup's included: never the row of the hold being quoted)
   });
 
-  it('answers each failure of 14.12 with its code and path, and holds or records nothing', async () => {
+  it('answers each delivery failure with its code and path, and holds or records nothing', async () => {
     const { organizationId, serviceId } = await shop('dlv-errors', {
       mode: 'OPTIONAL',
       originAddress: ORIGIN,

@@ -29,7 +29,7 @@ export const HOLD_CREATE_OPERATION = 'POST /public/booking-holds';
 /**
  * Who asks for a hold: the tenant, the instant, the client address (hashed
  * before it is stored), and the customer when the request carries a valid
- * customer session of the tenant (14.11: the hold and its booking are theirs).
+ * customer session of the tenant (the hold and its booking are then theirs).
  */
 export interface HoldContext extends BookingClockContext {
   clientAddress: string;
@@ -58,13 +58,13 @@ function holdLimitsOf(ctx: HoldContext, input: CreateHoldInput): HoldLimits {
   };
 }
 
-/** What a hold keeps of its service at creation (14.3: changing the service never alters it). */
+/** What a hold keeps of its service at creation (changing the service never alters it). */
 interface HoldSnapshot {
   timezone: string;
   allocations: (Allocation & { selection: 'AUTO' | 'OPTIONAL' | 'REQUIRED' })[];
   pricing: PricePreview | null;
   claim: { startMinute: number; endMinute: number };
-  /** 14.12's frozen delivery: read back with `parseDeliverySnapshot`. */
+  /** The frozen delivery: read back with `parseDeliverySnapshot`. */
   delivery: DeliverySnapshot;
 }
 
@@ -440,8 +440,8 @@ async function placeHold(
 }
 
 /**
- * `POST /public/booking-holds` (14.11): first, outside any transaction, the
- * delivery (14.12, `quoteDelivery`: the distance provider is called before
+ * `POST /public/booking-holds`: first, outside any transaction, the
+ * delivery (`quoteDelivery`: the distance provider is called before
  * the idempotency key is recorded, so its failure records nothing and a retry
  * with the same key runs again); then validates the interval as a search
  * would offer it now (shape 400, time rules 409 BOOKING_SLOT_UNAVAILABLE),
@@ -511,7 +511,7 @@ export async function createHold(
 }
 
 /**
- * `DELETE /public/booking-holds/:id` (14.11): the create's idempotency key
+ * `DELETE /public/booking-holds/:id`: the create's idempotency key
  * proves possession (another key, or another tenant's or an unknown hold, is
  * the neutral 404). `ACTIVE` becomes `RELEASED` (or `EXPIRED` once past its
  * expiry) and its claims are released; `RELEASED` and `EXPIRED` answer the

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { instantSchema, MAX_PARTY_SIZE, parseInstant } from '../availability/schemas.ts';
 import { deliveryInputSchema, deliveryReadSchema } from '../delivery/schemas.ts';
 
-/** Holds (CONTRACT-bookings.md 14.11). */
+/** Holds (docs/bookings.md "Holds"). */
 
 export const MAX_HOLD_SELECTIONS = 20;
-/** Active holds per tenant and client address, and per tenant and `customerEmail` (14.23). */
+/** Active holds per tenant and client address, and per tenant and `customerEmail`. */
 export const MAX_ACTIVE_HOLDS = 10;
 
 export const createHoldInputSchema = z

@@ -18,7 +18,7 @@ function subtotal(pricing: Pricing, start: string, end: string, quantity = 1, ti
   })?.subtotalInCents;
 }
 
-describe('priceBooking (14.9)', () => {
+describe('priceBooking', () => {
   const hourly: Pricing = { basis: 'PER_PERIOD', amountInCents: 1000, period: 'HOUR', ...common };
   const daily: Pricing = { basis: 'PER_PERIOD', amountInCents: 8900, period: 'DAY', ...common };
   const weekly: Pricing = { basis: 'PER_PERIOD', amountInCents: 50_000, period: 'WEEK', ...common };

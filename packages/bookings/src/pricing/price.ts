@@ -2,7 +2,7 @@ import type { Pricing } from '../availability/schemas.ts';
 import { durationBetween, startedLocalPeriods } from '../time/zone.ts';
 
 /**
- * The one price function before conversion (14.9): service reads, search
+ * The one price function before conversion: service reads, search
  * slots, holds and group previews all call it, so their previews agree.
  * Conversion freezes its own amounts later; these are `authoritative: false`.
  */
@@ -27,8 +27,8 @@ export interface PriceInput {
   endsAt: number;
   quantity: number;
   /**
-   * A hold's frozen delivery fee (14.12): added to the subtotal for the total
-   * the deposit is taken from, as conversion will (14.9). Omitted by service
+   * A hold's frozen delivery fee: added to the subtotal for the total
+   * the deposit is taken from, as conversion will. Omitted by service
    * reads and search slots, which know no destination.
    */
   deliveryFeeInCents?: number;
@@ -73,7 +73,7 @@ function basePrice(input: PriceInput): number | null {
   }
 }
 
-/** Percent of the total rounded half up, or the fixed amount capped at the total (14.9). */
+/** Percent of the total rounded half up, or the fixed amount capped at the total. */
 export function depositFor(totalInCents: number, deposit: DepositTerms): number {
   if ('percent' in deposit) return Math.floor((totalInCents * deposit.percent + 50) / 100);
   return Math.min(deposit.amountInCents, totalInCents);

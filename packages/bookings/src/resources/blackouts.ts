@@ -21,10 +21,10 @@ function toBlackoutRead(row: Selectable<Database['booking_blackouts']>): Blackou
 }
 
 /**
- * Blocks a resource over `[startsAt, endsAt)`: a claim of its whole capacity
- * (14.4, 14.19 rule 7), taken under the resource's lock. Live claims of
- * holds, bookings or other blackouts in the way are `409 CAPACITY_UNAVAILABLE`
- * naming them in `details.conflicts[]`. Audited as `booking_resource.blackout_added`.
+ * Blocks a resource over `[startsAt, endsAt)`: a claim of its whole capacity,
+ * taken under the resource's lock. Live claims of holds, bookings or other
+ * blackouts in the way are `409 CAPACITY_UNAVAILABLE` naming them in
+ * `details.conflicts[]`. Audited as `booking_resource.blackout_added`.
  */
 export async function addBlackout(
   db: Kysely<Database>,

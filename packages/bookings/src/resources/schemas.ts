@@ -3,7 +3,7 @@ import { cursorSchema, limitSchema } from '@commerce/core';
 import { z } from 'zod';
 import { instantSchema, parseInstant } from '../availability/schemas.ts';
 
-/** Inputs and reads of resources and blackouts (CONTRACT-bookings.md 14.4). */
+/** Inputs and reads of resources and blackouts. */
 
 export const RESOURCE_KINDS = ['STAFF', 'SPACE', 'EQUIPMENT', 'VEHICLE', 'OTHER'] as const;
 export const RESOURCE_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;

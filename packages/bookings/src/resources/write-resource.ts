@@ -64,7 +64,7 @@ export async function createResource(
   });
 }
 
-/** The resource row under the capacity lock (14.19 rule 7), or 404. */
+/** The resource row under the capacity lock, or 404. */
 async function lockedResourceRow(
   trx: Kysely<Database>,
   organizationId: string,
@@ -163,7 +163,7 @@ export async function updateResource(
  * Archives (`ARCHIVED`, `archivedAt`) or restores (`ACTIVE`) a resource;
  * idempotent: a resource already there changes nothing and records nothing.
  * Its existing claims stay; an archived resource takes no new ones through
- * pools (14.4). Audited as `booking_resource.archived` / `.restored`.
+ * pools. Audited as `booking_resource.archived` / `.restored`.
  */
 export async function setResourceArchived(
   db: Kysely<Database>,

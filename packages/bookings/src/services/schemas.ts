@@ -14,7 +14,7 @@ import {
 } from '../availability/schemas.ts';
 
 /**
- * Inputs and reads of booking services (CONTRACT-bookings.md 14.3, 14.4).
+ * Inputs and reads of booking services and their requirements.
  * The rule-shaped fields come from `availability/schemas.ts`; the checkout,
  * policies, delivery, agreement and requirement shapes are declared here.
  * Create and update share each field; the update schema has no defaults, so
@@ -145,7 +145,7 @@ export const checkoutSettingsSchema = z
 export type CheckoutSettings = z.output<typeof checkoutSettingsSchema>;
 
 const policySchema = z.strictObject({
-  mode: z.enum(['SELF_SERVICE', 'REQUEST', 'NONE']).describe('14.17: `SELF_SERVICE`, `REQUEST` or `NONE`'),
+  mode: z.enum(['SELF_SERVICE', 'REQUEST', 'NONE']).describe('Self-service, by request, or not at all'),
   cutoffMinutes: z
     .number()
     .int()

@@ -93,7 +93,7 @@ function unitsOf(requirement: RequirementRow) {
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
-/** The merchant read of a service. Pricing is a preview in the store currency (14.9). */
+/** The merchant read of a service. Pricing is a preview in the store currency. */
 export function toServiceRead(
   row: ServiceRow,
   requirements: RequirementRow[],
@@ -140,7 +140,7 @@ export function toServiceRead(
 }
 
 /**
- * The public read (14.3): no `sortOrder`, `metafields` or archive fields, no
+ * The public read: no `sortOrder`, `metafields` or archive fields, no
  * exception notes, the delivery origin as city and country only, and `AUTO`
  * requirements without their pool; the pools customers choose from list
  * their ACTIVE resources by id and name.

@@ -66,7 +66,7 @@ function ruleIssues(state: ServiceState): ValidationIssue[] {
 }
 
 /**
- * The activation check (14.3): every requirement has an ACTIVE resource, the
+ * The activation check: every requirement has an ACTIVE resource, the
  * service has hours (or fixed slots), and its pricing is complete. Each gap is
  * one issue.
  */
@@ -104,7 +104,7 @@ async function itemIssues(db: Kysely<Database>, organizationId: string, itemId: 
 }
 
 /**
- * Every pool member is an ACTIVE resource of the organization (14.4). The
+ * Every pool member is an ACTIVE resource of the organization. The
  * resources are read `FOR SHARE`, so none is archived before this write commits.
  */
 async function poolIssues(

@@ -1,10 +1,9 @@
 import { Temporal } from 'temporal-polyfill';
 
 /**
- * Wall-clock time in an IANA zone (CONTRACT-bookings.md 14.5), in the units the
- * availability search computes with: instants as integer epoch minutes, local
- * dates as day numbers (days since 1970-01-01), times of day as minutes since
- * local midnight.
+ * Wall-clock time in an IANA zone, in the units the availability search
+ * computes with: instants as integer epoch minutes, local dates as day numbers
+ * (days since 1970-01-01), times of day as minutes since local midnight.
  *
  * The zone rules come from temporal-polyfill (the runtime's zone data). A
  * conversion through it costs tens of microseconds, so each local day is
@@ -18,7 +17,7 @@ const MS_PER_MINUTE = 60_000;
 
 /** What a local wall time that occurs twice or never resolves to. */
 export type Disambiguation =
-  /** Skipped: none (no slot, 14.5). Repeated: its first occurrence. */
+  /** Skipped: none (no slot). Repeated: its first occurrence. */
   | 'skip'
   /** Skipped: moved forward by the gap, as the wall clock reads after it. Repeated: first occurrence. */
   | 'forward';
@@ -194,7 +193,7 @@ export function addLocalDays(timeZone: string, epochMinute: number, days: number
 }
 
 /**
- * The end of a duration from a start (14.5): a whole multiple of 1,440
+ * The end of a duration from a start: a whole multiple of 1,440
  * minutes counts local days, any other duration elapsed minutes.
  */
 export function endAfter(timeZone: string, startMinute: number, durationMinutes: number): number {

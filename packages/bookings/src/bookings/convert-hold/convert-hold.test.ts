@@ -552,7 +552,7 @@ describe(`hold conversion (${testDatabaseKind})`, () => {
     expect(
       await db.selectFrom('bookings').select('id').where('organization_id', '=', organizationId).execute(),
     ).toEqual([]);
-    // Every hold gave its claim back, the drafted one's too: its key converts nothing else (14.10).
+    // Every hold gave its claim back, the drafted one's too: its key converts nothing else.
     expect(await liveUnits(organizationId, kayaks, at(36))).toBe(0);
     expect(
       (await db.selectFrom('booking_holds').select('status').where('id', '=', drafted.id).executeTakeFirst())
