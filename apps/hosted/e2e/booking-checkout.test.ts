@@ -3,7 +3,7 @@ import { bodyOf, checkPage, heading, type Merchant, ownerOf, tomorrowAt } from '
 import { type Hosted, linkOf, startHosted } from './harness.ts';
 
 /**
- * Booking checkout from a hold in headless Chromium (issue 16, part B; CONTRACT-bookings.md 14.13):
+ * Booking checkout from a hold in headless Chromium (issue 16, part B; docs/bookings.md "Conversion"):
  * each conversion flow (PAYMENT then paid, REQUEST, CONFIRMED, TERMINAL) and the emailed management
  * link. Holds are made through the API as a storefront makes them. One gateway and browser for the
  * file; axe-core and a screenshot on every page visited.

@@ -7,7 +7,7 @@ import { renderSandboxLabel, sandboxTrackingNumber } from '../src/carrier/sandbo
 
 /**
  * Test and bench seeding for the warehouse outputs. The label purchase flow
- * (13.13) is what normally gives a fulfillment native postage and stores its
+ * is what normally gives a fulfillment native postage and stores its
  * label; these helpers write the same rows directly, so the outputs can be
  * tested on their own.
  */
@@ -152,7 +152,7 @@ export async function seedLabel(
   return { postageId, purchaseId, trackingNumber };
 }
 
-/** Retires the fulfillment's current postage, as void evidence would (13.14). */
+/** Retires the fulfillment's current postage, as void evidence would. */
 export async function voidPostage(
   db: Kysely<Database>,
   organizationId: string,
@@ -167,7 +167,7 @@ export async function voidPostage(
     .execute();
 }
 
-/** An unsettled label purchase naming the fulfillment (13.13 claim before settle). */
+/** An unsettled label purchase naming the fulfillment: claimed, not yet settled. */
 export async function seedUnsettledPurchase(
   db: Kysely<Database>,
   input: { organizationId: string; fulfillmentId: string; at: Date },
@@ -216,7 +216,7 @@ export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
 }
 
 /**
- * A shipment cancellation (13.14) left open on a seeded label: `EXHAUSTED` (the worker's reads ran
+ * A shipment cancellation left open on a seeded label: `EXHAUSTED` (the worker's reads ran
  * out without evidence) or `PENDING`, with the postage still `ACTIVE`, as the carrier never
  * answered. The labels batch must not print it.
  */

@@ -23,7 +23,7 @@ async function resource(fixture: RoleFixture, name: string, capacity: number): P
 
 let services = 0;
 
-/** The meeting room of 14.7's second example, created through the merchant route. */
+/** A bookable meeting room (one room per booking, 60 or 120 minutes), created through the merchant route. */
 async function createRoomService(
   fixture: RoleFixture,
   pool: { selection: 'AUTO' | 'OPTIONAL'; resourceIds: string[] },

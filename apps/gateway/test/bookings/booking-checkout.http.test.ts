@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, expectError, type Harness } from '../support/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
-/** Conversion (14.13), booking payments and the payment link (14.15) through the gateway. */
+/** Converting a hold into a booking, booking payments and the payment link, through the gateway. */
 const SECRET = 'whsec_booking_checkout_test';
 
 let h: Harness;

@@ -5,8 +5,8 @@ import { createHarness, type Harness } from '../support/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
 /**
- * The capacity invariant (14.19) and hold idempotency (14.10) under concurrent
- * requests through the gateway. On PostgreSQL each request has a connection
+ * The capacity invariant (claims never exceed capacity) and hold idempotency
+ * (one hold per key) under concurrent requests through the gateway. On PostgreSQL each request has a connection
  * of its own (a pool of 50); PGlite runs them one transaction at a time. Each
  * race ends with `checkCapacity`, which reads the claims back from the database.
  */
@@ -184,7 +184,7 @@ describe(`concurrent booking holds over HTTP (${testDatabaseKind})`, () => {
 
     // A hand-written INSERT over the capacity is refused by the trigger (SQLSTATE BK001).
     const anyHold = [...ids][0]!;
-    // With the request clock as `bookings.now`, as every claiming transaction sets it (14.19 rule 6).
+    // With the request clock as `bookings.now`, as every claiming transaction sets it for the trigger.
     const raw = h.database.db.transaction().execute(async (trx) => {
       await setClaimClock(trx, h.clock.now());
       await trx

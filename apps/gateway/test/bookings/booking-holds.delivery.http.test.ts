@@ -125,7 +125,7 @@ interface HoldBody {
   pricing: Record<string, unknown>;
 }
 
-describe('booking hold delivery over HTTP (14.12)', () => {
+describe('booking hold delivery over HTTP', () => {
   it('answers pickup, flat-fee and rated delivery with the delivery object and the fee in the preview', async () => {
     const pickup = await ok<HoldBody>(await holdRequest('optional', { method: 'PICKUP' }), 201);
     expect(pickup.delivery).toEqual({
@@ -172,7 +172,7 @@ describe('booking hold delivery over HTTP (14.12)', () => {
     });
   });
 
-  it('answers each 400 of 14.12 with its code and details.issues path', async () => {
+  it('answers each delivery 400 with its code and details.issues path', async () => {
     const cases: [keyof typeof services, unknown, number, string, string][] = [
       [
         'optional',

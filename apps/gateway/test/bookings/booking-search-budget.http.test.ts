@@ -136,7 +136,7 @@ describe('bounded and compressed answers', () => {
     // Two days of 15 starts (09:00 to 16:00), three of them on the first page.
     expect(rest).toMatchObject({ truncated: false, nextStartsAt: null });
     expect(rest.slots).toHaveLength(27);
-    // Without limit the answer is the contract's: no nextStartsAt.
+    // Without limit the answer has its plain shape: no nextStartsAt.
     const plain = (await (await search('203.0.113.10', { serviceId: small, ...window(2) })).json()) as object;
     expect(Object.keys(plain).sort()).toEqual(['serviceId', 'slots', 'truncated']);
   });

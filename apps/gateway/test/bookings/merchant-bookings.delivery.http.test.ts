@@ -173,7 +173,7 @@ describe(`merchant booking delivery over HTTP (${testDatabaseKind})`, () => {
     }
   });
 
-  it('answers the refusals of 14.12 with their codes and paths, booking nothing; a provider failure lets the same key run again', async () => {
+  it('answers the delivery refusals with their codes and paths, booking nothing; a provider failure lets the same key run again', async () => {
     const pickupOnly = await service({ mode: 'PICKUP_ONLY' });
     const banded = await service({ mode: 'REQUIRED', originAddress: ORIGIN, bands: BANDS });
     const before = await bookingsOf();

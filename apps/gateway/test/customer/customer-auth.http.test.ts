@@ -323,7 +323,7 @@ describe('verify', () => {
     const everything = Object.values(dumps).join('\n');
     expect(everything).not.toContain(sessionToken);
     expect(everything).not.toContain(sessionToken.slice(3));
-    // The one raw copy of a link or code allowed is the queued email itself (CONTRACT.md section 8).
+    // The one raw copy of a link or code allowed is the queued email itself.
     const withoutOutbox = Object.entries(dumps)
       .filter(([table]) => table !== 'outbox')
       .map(([, dump]) => dump)

@@ -7,7 +7,7 @@ import { createHarness, errorOf, expectError, type Harness } from '../support/ha
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
 /**
- * Customer and guest booking routes (CONTRACT-bookings.md 14.17) through the
+ * Customer and guest booking routes (docs/bookings.md "Customer and guest routes") through the
  * gateway. Bookings are written into the tables as conversion leaves them.
  */
 

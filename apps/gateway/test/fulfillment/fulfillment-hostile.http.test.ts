@@ -5,8 +5,8 @@ import { placeOrderThroughApi, planOneUnit } from '../support/orders.ts';
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
 /**
- * Issue 15: bad input to the routes of section 13, aimed at ids that exist (so
- * that it reaches past the neutral 404), always gets the contract envelope and
+ * Issue 15: bad input to the fulfillment routes, aimed at ids that exist (so
+ * that it reaches past the neutral 404), always gets the error envelope and
  * never a 500, and changes nothing.
  */
 let h: Harness;
@@ -47,7 +47,7 @@ afterAll(async () => {
   await h.close();
 });
 
-/** The write routes of section 13 over the target's real ids, with route-specific garbage. */
+/** The fulfillment write routes over the target's real ids, with route-specific garbage. */
 const routes = (t: Target): [string, string, unknown[]][] => {
   const f = `/merchant/commerce/orders/${t.recordId}/fulfillments/${t.fulfillmentId}`;
   const o = `/merchant/orders/${t.orderId}`;
@@ -127,8 +127,8 @@ const routes = (t: Target): [string, string, unknown[]][] => {
 /** Invalid on every route: not an object, or an object with a key no route knows. */
 const NEVER_VALID: unknown[] = [null, [], 'x', 42, { notAField: 1 }];
 
-describe('hostile bodies on the routes of section 13, at ids that exist', () => {
-  it('answer the contract envelope, 400 VALIDATION_FAILED for what is not a body, never a 500, and change nothing', async () => {
+describe('hostile bodies on the fulfillment routes, at ids that exist', () => {
+  it('answer the error envelope, 400 VALIDATION_FAILED for what is not a body, never a 500, and change nothing', async () => {
     const before = await snapshot();
     for (const [method, path, garbage] of routes(target)) {
       const send = (body: unknown) =>
@@ -218,7 +218,7 @@ describe('a non-PRODUCT line over HTTP', () => {
   });
 });
 
-/** Everything section 13 writes for the target's organization. */
+/** Everything the fulfillment routes write for the target's organization. */
 async function snapshot() {
   const db = h.database.db;
   const organizationId = shop.organizationId;

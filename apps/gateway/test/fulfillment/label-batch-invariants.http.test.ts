@@ -6,7 +6,7 @@ import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
 /**
  * Issue 15: one void-pending, missing or tampered label fails the whole labels
- * PDF batch over HTTP, and no PDF bytes leave (13.15).
+ * PDF batch over HTTP, and no PDF bytes leave.
  */
 let h: Harness;
 let shop: RoleFixture;

@@ -6,7 +6,7 @@ import { createHarness, errorOf, expectError, type Harness, PLATFORM_TOKEN } fro
  * A hostile client over every operation of the OpenAPI document: NUL in a path
  * parameter, a query value, a nested body string and a header, plus text the
  * edge lets through (emoji, C1 controls, quotes) and values of the wrong type.
- * No request may answer 500, and every error is the contract's envelope.
+ * No request may answer 500, and every error is the API's error envelope.
  */
 
 interface Parameter {

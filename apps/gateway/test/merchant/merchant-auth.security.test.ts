@@ -95,7 +95,7 @@ describe('merchant JWT verification', () => {
   });
 });
 
-describe('binding invitations (CONTRACT.md section 5)', () => {
+describe('binding invitations', () => {
   const membershipsOf = async (token: string) => {
     const response = await session(token);
     expect(response.status).toBe(200);

@@ -176,7 +176,7 @@ describe('POST /public/orders', () => {
       'ORDER_CONFIRMATION',
     ]);
     const text = (outbox[0]!.payload as { text: string }).text;
-    // The default base holds `{orgSlug}`: the link names the store by its slug (CONTRACT.md section 10).
+    // The default base holds `{orgSlug}`: the link names the store by its slug.
     expect(text).toContain(
       `http://localhost:3000/hosted/${shopFixture.slug}/order-status?token=${first.orderStatusToken}`,
     );

@@ -25,7 +25,7 @@ export type Client = ReturnType<typeof createClient>;
 
 export interface ApiFailure {
   status: number | undefined;
-  /** The contract's error code (`RATE_LIMIT_EXCEEDED`, `VERIFICATION_FAILED` …). */
+  /** The API's error code (`RATE_LIMIT_EXCEEDED`, `VERIFICATION_FAILED` …). */
   code: string | undefined;
   message: string;
   retryAfterSeconds: number | undefined;

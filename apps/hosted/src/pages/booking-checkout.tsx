@@ -55,7 +55,7 @@ const TERMINAL_TEXT: Record<string, string> = {
 
 /**
  * `/bookings/checkout?hold=hld_…&email=…#key=…`: completes a booking from a hold the storefront
- * made (CONTRACT-bookings.md 14.13). The customer gives their name (and the hold's email); the
+ * made (docs/bookings.md "Conversion"). The customer gives their name (and the hold's email); the
  * answer's flow is shown as it is: PAYMENT (pay the amount due through the checkout page), REQUEST
  * (the store reviews it), CONFIRMED (booked) or TERMINAL (the hold can no longer become a booking).
  */

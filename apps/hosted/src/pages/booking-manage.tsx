@@ -50,9 +50,9 @@ function refusalText(failure: ApiFailure, details: unknown): string | undefined 
 }
 
 /**
- * `/bookings/manage/<m1_ token>`: the emailed management link (CONTRACT-bookings.md 14.17). Shows
- * the booking and, when its policy allows, cancels it at once (`APPLY`) or asks the store to
- * (`REQUEST`). One token makes one change; the emails a change sends carry a fresh link.
+ * `/bookings/manage/<m1_ token>`: the emailed management link (docs/bookings.md "Customer and guest
+ * routes"). Shows the booking and, when its policy allows, cancels it at once (`APPLY`) or asks the
+ * store to (`REQUEST`). One token makes one change; the emails a change sends carry a fresh link.
  */
 export function BookingManagePage({ token }: { token: string }) {
   const trpc = useTRPC();
@@ -243,7 +243,7 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /**
- * Moving a booking (14.17): a day, then the times the service offers that day (its availability
+ * Moving a booking: a day, then the times the service offers that day (its availability
  * search, in the service's time zone, for the booked quantity and duration), then reschedule-request.
  * The booking's own claim still counts in the search (the move itself releases it); the server
  * checks the move again.

@@ -30,7 +30,7 @@ function useSignedIn() {
   };
 }
 
-/** Sign-in (CONTRACT.md "Customer sign-in"): email, then a link with a fallback code, or a code only. */
+/** Sign-in (docs/customers.md): email, then a link with a fallback code, or a code only. */
 export function SignInPage() {
   const trpc = useTRPC();
   const search = useSearch({ from: '/account/sign-in' });

@@ -2,7 +2,7 @@ import { booleanQuerySchema, cursorSchema, limitSchema } from '@commerce/core';
 import type { AuditActor } from '@commerce/db';
 import { z } from 'zod';
 
-/** Box presets (CONTRACT-fulfillment.md 13.8, limits 13.21). */
+/** Box presets (docs/fulfillment.md "Box presets"). */
 
 /** Who changes box presets, in which organization, and when. */
 export interface BoxPresetWriteContext {

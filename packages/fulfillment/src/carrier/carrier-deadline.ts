@@ -1,7 +1,7 @@
 import { CarrierNotSentError, type CarrierProvider, type CarrierResult } from './carrier-provider.ts';
 
 /**
- * One call under the deadline (13.10): its answer if it comes in time;
+ * One call under the deadline: its answer if it comes in time;
  * `UNCERTAIN` when the deadline passes first (the request may be at the
  * carrier) or it throws after sending; `UNAVAILABLE` when it throws
  * `CarrierNotSentError`. Never throws.

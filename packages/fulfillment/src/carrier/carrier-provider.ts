@@ -1,8 +1,8 @@
 /**
- * The carrier behind shipping labels (CONTRACT-fulfillment.md 13.10,
- * ARCHITECTURE.md rule 6): one interface, chosen by CARRIER_PROVIDER. It is
- * never called inside a database transaction; every call has the deadline
- * CARRIER_TIMEOUT_MS and answers one of four kinds, never throws:
+ * The carrier behind shipping labels (docs/fulfillment.md "Carrier"): one
+ * interface, chosen by CARRIER_PROVIDER. It is never called inside a
+ * database transaction; every call has the deadline CARRIER_TIMEOUT_MS and
+ * answers one of four kinds, never throws:
  *
  * - `OK`: the carrier answered, with the value;
  * - `REJECTED`: a definitive refusal, with the carrier's code;

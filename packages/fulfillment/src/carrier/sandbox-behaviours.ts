@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** 13.10: per tenant, persistent until changed; the first value of each is the default. */
+/** The sandbox's behaviours: per tenant, persistent until changed; the first value of each is the default. */
 export const SANDBOX_BEHAVIOUR_VALUES = {
   rate: ['OK', 'UNAVAILABLE'],
   balance: ['OK', 'UNAVAILABLE'],

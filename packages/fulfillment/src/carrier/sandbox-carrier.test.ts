@@ -74,7 +74,7 @@ function expectOk<T>(result: CarrierResult<T>): T {
   return result.value;
 }
 
-describe('sandbox charge (13.10)', () => {
+describe('sandbox charge', () => {
   const parcel = (lengthMm: number, widthMm: number, heightMm: number, weightGrams: number) => ({
     lengthMm,
     widthMm,
@@ -82,7 +82,7 @@ describe('sandbox charge (13.10)', () => {
     weightGrams,
   });
   it.each([
-    // The contract's worked example: volumetric 1200 g beats 900 g; 500 + 60 × 3.
+    // A worked example: volumetric 1200 g beats 900 g; 500 + 60 × 3.
     ['GROUND', parcel(300, 200, 100, 900), 'US', 'US', { chargeInCents: 680, billableWeightGrams: 1200 }],
     ['GROUND', parcel(300, 200, 100, 900), 'US', 'CA', { chargeInCents: 2180, billableWeightGrams: 1200 }],
     ['GROUND', parcel(100, 100, 100, 500), 'US', 'US', { chargeInCents: 560, billableWeightGrams: 500 }],
@@ -120,7 +120,7 @@ describe('sandbox charge (13.10)', () => {
   });
 });
 
-describe('the deadline and result kinds (13.10)', () => {
+describe('the deadline and result kinds', () => {
   const slow = <T>(value: CarrierResult<T>, ms: number) =>
     new Promise<CarrierResult<T>>((resolve) => setTimeout(() => resolve(value), ms));
 

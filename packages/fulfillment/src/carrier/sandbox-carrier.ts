@@ -78,7 +78,7 @@ export async function lockSandboxAccount(
 }
 
 /**
- * The deterministic sandbox carrier (13.10). Its state lives in its own
+ * The deterministic sandbox carrier. Its state lives in its own
  * tables, written in its own transactions as a remote carrier would; a
  * transaction that fails commits nothing, so its failure is `UNAVAILABLE`
  * (nothing sent). Behaviours are per tenant and persist until changed.
@@ -86,7 +86,7 @@ export async function lockSandboxAccount(
 export function createSandboxCarrier(options: SandboxCarrierOptions): CarrierProvider {
   const { db, clock, startingBalanceInCents } = options;
 
-  /** Runs the sandbox's own work; it refuses to join a caller's transaction (13.10). */
+  /** Runs the sandbox's own work; it refuses to join a caller's transaction. */
   async function own<T>(work: (handle: Kysely<Database>) => Promise<T>): Promise<T> {
     if (db.isTransaction)
       throw new CarrierNotSentError('the carrier is never called inside a database transaction');
@@ -325,7 +325,7 @@ export function createSandboxCarrier(options: SandboxCarrierOptions): CarrierPro
   };
 }
 
-/** A settled void gives the label's charge back to the account (13.10). */
+/** A settled void gives the label's charge back to the account. */
 export async function creditRefund(
   trx: Kysely<Database>,
   organizationId: string,

@@ -15,7 +15,7 @@ import {
   type SandboxSettleVoidInput,
 } from './schemas.ts';
 
-/** `GET /merchant/shipping/carriers` (13.10): the configured carrier and its services. */
+/** `GET /merchant/shipping/carriers`: the configured carrier and its services. */
 export function listCarriers(carrier: CarrierProvider): CarrierList {
   // A server without a carrier lists none.
   if (carrier.services().length === 0) return { data: [], nextCursor: null };

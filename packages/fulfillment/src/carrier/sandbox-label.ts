@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 
-/** `SBX` + the first 16 hex characters (upper case) of SHA-256 of the purchase id (13.10). */
+/** `SBX` + the first 16 hex characters (upper case) of SHA-256 of the purchase id. */
 export function sandboxTrackingNumber(clientReference: string): string {
   return `SBX${createHash('sha256').update(clientReference).digest('hex').slice(0, 16).toUpperCase()}`;
 }

@@ -15,7 +15,7 @@ interface SandboxService extends CarrierService {
 
 const MAX_LENGTH_MM = 1500;
 
-/** 13.10's table: base, per started 500 g, maximum billable weight, domestic only. */
+/** The sandbox's services: base, per started 500 g, maximum billable weight, domestic only. */
 export const SANDBOX_SERVICES: readonly SandboxService[] = [
   {
     code: 'GROUND',
@@ -58,7 +58,7 @@ export type SandboxCharge =
     };
 
 /**
- * The sandbox's exact charge (13.10): billable weight is the larger of the
+ * The sandbox's exact charge: billable weight is the larger of the
  * loaded weight and the volumetric weight `ceil(L × W × H / 5000)` (mm);
  * the charge is the base plus a step per started 500 g, plus 1500 when the
  * countries differ. A domestic-only service abroad is `SERVICE_UNAVAILABLE`;

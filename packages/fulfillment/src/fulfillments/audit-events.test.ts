@@ -20,7 +20,7 @@ import { planFulfillment } from './plan-fulfillment.ts';
 import { handOffFulfillmentInputSchema, planFulfillmentInputSchema } from './schemas.ts';
 
 /**
- * The audit events of 13.18 that no other test pins with their metadata:
+ * The fulfillment and label audit events that no other test pins with their metadata:
  * `fulfillment.planned`, `.external_postage_attached`, `.handed_off`,
  * `.delivered`, `.cancelled`; `shipping_label.purchase_failed`,
  * `.purchase_uncertain`, `.void_requested`, `.void_rejected`,
@@ -91,7 +91,7 @@ const auditsOf = (s: Shop, prefix: string) =>
     .orderBy('id')
     .execute();
 
-describe('13.18 audit events', () => {
+describe('fulfillment and label audit events', () => {
   it('a plan through external postage, handoff and delivery, and a cancelled plan, each write their event', async () => {
     const s = await createLabelShop(handle.db, clock);
     const plan = async (lines: { lineId: string; quantity: number }[]) =>

@@ -3,7 +3,7 @@ import type { Database, FulfillmentLine } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Consumes the stock of a fulfillment moving to SHIPPED, once (13.5). The
+ * Consumes the stock of a fulfillment moving to SHIPPED, once. The
  * lines' tracked variants are locked `FOR UPDATE` in id order; per line a
  * CONSUME movement is inserted, unique per (fulfillment, line, kind): when
  * it already exists the stock was consumed and nothing happens again.
@@ -84,7 +84,7 @@ export async function consumeInventory(
       reservation.left -= draw.quantity;
     }
     if (taken > 0) {
-      // A decrement never sends back-in-stock mail (13.5): it only lowers stock.
+      // A decrement never sends back-in-stock mail: it only lowers stock.
       await trx
         .updateTable('variants')
         .set({ inventory_quantity: sql`inventory_quantity - ${taken}`, updated_at: input.at })

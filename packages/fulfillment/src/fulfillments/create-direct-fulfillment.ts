@@ -18,15 +18,15 @@ import {
 import type { CreateDirectFulfillmentInput, DirectFulfillmentRead, FulfillmentContext } from './schemas.ts';
 import { assertPastInstant, completeShipment, shippedColumns } from './ship-fulfillment.ts';
 
-/** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12). */
+/** The operation an idempotency key of this route is scoped to. */
 export const DIRECT_FULFILLMENT_OPERATION = 'POST /merchant/commerce/orders/:recordId/fulfillments';
 
 /**
- * `POST …/fulfillments`: a direct fulfillment, `SHIPPED` at once (13.7),
+ * `POST …/fulfillments`: a direct fulfillment, `SHIPPED` at once,
  * under the required key (30 days; the intent hashes the resolved record id,
  * so either id of the pair is the same request). One transaction locks the
  * key's record, the order and record, the lines in id order, then the
- * variants (13.4); under those locks a line without the units left is 409
+ * variants; under those locks a line without the units left is 409
  * OVER_FULFILLMENT. Ships the units, consumes their stock once, records the
  * notification decision and queues ORDER_SHIPPED when asked, audits
  * `fulfillment.created`. Answers 201 with `recordFulfillmentStatus`.

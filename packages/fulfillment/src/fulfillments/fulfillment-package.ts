@@ -7,7 +7,7 @@ const atPackage = (field: string, message: string) =>
   AppError.validation([{ path: `package.${field}`, message }]);
 
 /**
- * The package a body names (13.11), as a fulfillment stores it: a box
+ * The package a body names, as a fulfillment stores it: a box
  * preset's outer dimensions (the inner ones where no outer is set) with its
  * current revision, or the custom outer dimensions. A preset id naming none of
  * the tenant's (unknown or foreign) is 400 at `package.boxPresetId`; an

@@ -45,7 +45,7 @@ export interface EffectiveTracking {
 
 /**
  * A fulfillment's tracking: its own columns when they hold a carrier and
- * number (a direct body) or were repaired (13.16, cleared ones included),
+ * number (a direct body) or were repaired (cleared ones included),
  * else its current postage's, else none.
  */
 export function trackingOf(

@@ -22,7 +22,7 @@ export interface KeyedOutcome<T> {
 }
 
 /**
- * Runs `run` at most once per idempotency key (section 12, kept 30 days as 13.6 asks); the intent is
+ * Runs `run` at most once per idempotency key (kept 30 days); the intent is
  * the resolved record id (with any other path id in `params`) and the body, so either id of the
  * `ord_`/`sal_` pair is the same request. Answers `status` with what `run` gives, or the recorded answer.
  */
@@ -135,7 +135,7 @@ export function newFulfillmentRow(
   return Object.assign(row, columns);
 }
 
-/** Every move the table of 13.2 does not list: 409 INVALID_STATE_TRANSITION, `details { from, to }`. */
+/** Every move the status table of docs/fulfillment.md does not list: 409 INVALID_STATE_TRANSITION. */
 export function invalidMove(from: FulfillmentRecordStatus, to: FulfillmentRecordStatus): AppError {
   return new AppError('INVALID_STATE_TRANSITION', `A ${from} fulfillment cannot become ${to}`, { from, to });
 }
@@ -158,7 +158,7 @@ export async function postagesOf(
 export const currentPostage = (postages: readonly FulfillmentPostage[]) =>
   postages.find((postage) => postage.status === 'ACTIVE' || postage.status === 'VOID_PENDING');
 
-/** Source NATIVE or LEGACY in ACTIVE or VOID_PENDING: the spec's "current paid native postage". */
+/** Source NATIVE or LEGACY in ACTIVE or VOID_PENDING: the "current paid native postage". */
 export const isPaidNative = (postage: FulfillmentPostage | undefined) =>
   postage !== undefined && (postage.source === 'NATIVE' || postage.source === 'LEGACY');
 
@@ -186,7 +186,7 @@ export async function assertNoUnsettledPurchase(
     });
 }
 
-/** Locks the record pair, then the fulfillment (13.4 order: record, fulfillment, lines, variants). */
+/** Locks the record pair, then the fulfillment (lock order: record, fulfillment, lines, variants). */
 export async function lockFulfillment(
   trx: Kysely<Database>,
   ctx: FulfillmentContext,

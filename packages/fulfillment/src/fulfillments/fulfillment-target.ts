@@ -25,7 +25,7 @@ export function assertFulfillable(target: LockedRecord): void {
 }
 
 /**
- * The requested lines of the record, locked `FOR UPDATE` in id order (13.4),
+ * The requested lines of the record, locked `FOR UPDATE` in id order,
  * with the counters as they are under the lock. A line of another record, an
  * unknown line or a non-PRODUCT line is 400 at `lines.N.lineId`.
  */
@@ -85,7 +85,7 @@ const COUNTERS_CHECK = 'sales_record_lines_fulfillment_counters';
 
 /**
  * Moves the line counters by single `SET x = x + n` statements, then writes
- * the derived `fulfillmentStatus` on the record and its legacy order (13.3).
+ * the derived `fulfillmentStatus` on the record and its legacy order.
  * The lines must be locked and checked already, so the CHECK never fires; if
  * it did, the answer would be 409 OVER_FULFILLMENT and nothing would change.
  */
@@ -107,7 +107,7 @@ export async function changeCounters(
       .where('id', '=', change.lineId)
       .execute()
       .catch((error: unknown) => {
-        // The counters' CHECK is the last line of defence (13.4): its violation is the same 409.
+        // The counters' CHECK is the last line of defence: its violation is the same 409.
         if (sqlState(error) === '23514' && (error as { constraint?: string }).constraint === COUNTERS_CHECK)
           throw overFulfillment([
             { lineId: change.lineId, requested: change.shipped + change.allocated, available: 0 },

@@ -17,7 +17,7 @@ import { openCancellationOf } from './open-cancellation.ts';
 import type { FulfillmentContext, FulfillmentRead, HandOffFulfillmentInput } from './schemas.ts';
 import { assertPastInstant, completeShipment, shippedColumns } from './ship-fulfillment.ts';
 
-/** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12). */
+/** The operation an idempotency key of this route is scoped to. */
 export const HANDOFF_OPERATION =
   'POST /merchant/commerce/orders/:recordId/fulfillments/:fulfillmentId/handoff';
 
@@ -69,7 +69,7 @@ async function handOff(
     notBeforeWhat: 'the order was created',
   });
   if (fulfillment.status !== 'READY') throw invalidMove(fulfillment.status, 'SHIPPED');
-  // An open cancellation (PENDING, or EXHAUSTED without evidence) blocks handoff until it closes (13.14).
+  // An open cancellation (PENDING, or EXHAUSTED without evidence) blocks handoff until it closes.
   if (await openCancellationOf(trx, ctx.organizationId, fulfillment.id))
     throw new AppError('HANDOFF_BLOCKED', 'A void of the postage is open', { reason: 'VOID_PENDING' });
   const current = currentPostage(await postagesOf(trx, fulfillment));

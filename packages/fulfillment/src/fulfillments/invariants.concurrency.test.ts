@@ -46,7 +46,7 @@ import {
 } from './schemas.ts';
 
 /**
- * Issue 15's invariants that cross services (13.4, 13.5, 13.12, 13.13, 13.14):
+ * Issue 15's invariants that cross services (locks, stock, funds, label purchases, voids):
  * direct fulfillments, plans and label purchases racing on one record; funds
  * under concurrent purchases; a crash between the carrier call and the
  * settlement; the exhausted-cancellation carrier check; cancel racing handoff.

@@ -18,12 +18,12 @@ import {
 } from './fulfillment-target.ts';
 import type { FulfillmentContext, FulfillmentRead, PlanFulfillmentInput } from './schemas.ts';
 
-/** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12). */
+/** The operation an idempotency key of this route is scoped to. */
 export const PLAN_FULFILLMENT_OPERATION = 'POST /merchant/commerce/orders/:recordId/planned-fulfillments';
 
 /**
  * `POST …/planned-fulfillments`: a `PLANNED` fulfillment that allocates the
- * units (13.2) and buys, ships and consumes nothing; the same key, locks and
+ * units and buys, ships and consumes nothing; the same key, locks and
  * OVER_FULFILLMENT as a direct fulfillment. Audits `fulfillment.planned`.
  */
 export async function planFulfillment(

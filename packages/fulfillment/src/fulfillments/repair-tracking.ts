@@ -10,7 +10,7 @@ const TRACKING_FIELDS = ['carrier', 'trackingNumber', 'trackingUrl'] as const;
 /**
  * The record's `SHIPPED` and `DELIVERED` fulfillments, locked, whose tracking
  * is not from a native label: origin `DIRECT` or `LEGACY`, or `PLANNED` whose
- * current postage is `EXTERNAL` (13.16). Each with that postage, if any.
+ * current postage is `EXTERNAL`. Each with that postage, if any.
  */
 async function compatibleRows(trx: Kysely<Database>, organizationId: string, salesRecordId: string) {
   const shipped = await trx
@@ -45,7 +45,7 @@ async function compatibleRows(trx: Kysely<Database>, organizationId: string, sal
 }
 
 /**
- * `PATCH /merchant/orders/{id}/tracking` (13.16): edits the tracking of the
+ * `PATCH /merchant/orders/{id}/tracking`: edits the tracking of the
  * order's one shipped fulfillment whose tracking is not a native label's, and
  * nothing else: no state, counter, stock, postage or outbox row changes, no
  * mail. None or several such rows is 409 TRACKING_HISTORY_AMBIGUOUS

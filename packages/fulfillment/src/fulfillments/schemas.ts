@@ -15,7 +15,7 @@ export interface FulfillmentContext {
 export const FULFILLMENT_RECORD_STATUSES = ['PLANNED', 'READY', 'SHIPPED', 'DELIVERED', 'CANCELLED'] as const;
 export const FULFILLMENT_ORIGINS = ['DIRECT', 'PLANNED', 'NATIVE_LABEL', 'LEGACY'] as const;
 
-/** 13.21: lines per fulfillment and plan, and the quantity of one line. */
+/** Limits: lines per fulfillment and plan, and the quantity of one line. */
 export const MAX_FULFILLMENT_LINES = 100;
 export const MAX_FULFILLMENT_LINE_QUANTITY = 100_000;
 export const MAX_FULFILLMENT_REASON_LENGTH = 500;
@@ -91,7 +91,7 @@ export const fulfillmentTrackingInputSchema = z.strictObject({
 
 export const recordPathSchema = z.object({ recordId: recordIdSchema });
 
-/** `POST …/fulfillments` (13.7): a direct fulfillment. */
+/** `POST …/fulfillments`: a direct fulfillment, `SHIPPED` at once. */
 export const createDirectFulfillmentInputSchema = z.strictObject({
   recordId: recordIdSchema,
   lines: fulfillmentLinesInputSchema,
@@ -106,7 +106,7 @@ export const createDirectFulfillmentInputSchema = z.strictObject({
 });
 export type CreateDirectFulfillmentInput = z.output<typeof createDirectFulfillmentInputSchema>;
 
-/** 13.11 and 13.21: package measures. */
+/** Limits of package measures. */
 export const MAX_PACKAGE_DIMENSION_MM = 3000;
 export const MAX_PACKAGE_WEIGHT_GRAMS = 150_000;
 
@@ -119,7 +119,7 @@ const packageMillimetres = z
 const PACKAGE_DIMENSIONS = ['lengthMm', 'widthMm', 'heightMm'] as const;
 
 /**
- * The confirmed package (13.11): a box preset `{ boxPresetId,
+ * The confirmed package: a box preset `{ boxPresetId,
  * boxPresetRevision?, loadedWeightGrams }` (its outer dimensions), or custom
  * outer `{ lengthMm, widthMm, heightMm, loadedWeightGrams }`; never both.
  */
@@ -169,7 +169,7 @@ export const fulfillmentPackageInputSchema = z
   );
 export type FulfillmentPackageInput = z.output<typeof fulfillmentPackageInputSchema>;
 
-/** `POST …/planned-fulfillments` (13.7): allocates the units, with the package when it is known. */
+/** `POST …/planned-fulfillments`: allocates the units, with the package when it is known. */
 export const planFulfillmentInputSchema = z.strictObject({
   recordId: recordIdSchema,
   lines: fulfillmentLinesInputSchema,
@@ -221,7 +221,7 @@ export const cancelFulfillmentInputSchema = z.strictObject({
 export type CancelFulfillmentInput = z.output<typeof cancelFulfillmentInputSchema>;
 
 /**
- * `PATCH /merchant/orders/{id}/tracking` (13.16): at least one of `carrier`,
+ * `PATCH /merchant/orders/{id}/tracking`: at least one of `carrier`,
  * `trackingNumber`, `trackingUrl` (null clears it), and the row the client
  * saw as `expectedFulfillmentId`.
  */
@@ -304,7 +304,7 @@ export const SHIPMENT_CANCELLATION_STATUSES = [
   'NOT_SENT',
 ] as const;
 
-/** A carrier's statement that the label is voided or refunded (13.14); "submitted" or "pending" is not one. */
+/** A carrier's statement that the label is voided or refunded; "submitted" or "pending" is not one. */
 export const voidEvidenceSchema = z
   .object({
     source: z.enum(VOID_EVIDENCE_SOURCES),

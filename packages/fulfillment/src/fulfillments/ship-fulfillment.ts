@@ -35,7 +35,7 @@ export function assertPastInstant(
 }
 
 /**
- * What every move to SHIPPED does besides its counters (13.5, 13.17):
+ * What every move to SHIPPED does besides its counters:
  * consumes the lines' stock once, records the notification decision, and
  * with `notifyCustomer` queues ORDER_SHIPPED through the outbox under the
  * dedupe key `ORDER_SHIPPED:<fulfillmentId>`, all in the caller's transaction.

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { trackingOf } from './fulfillment-read.ts';
 
 /**
- * The customer-visible shipments of some sales records (13.17): their
+ * The customer-visible shipments of some sales records: their
  * `SHIPPED` and `DELIVERED` fulfillments, oldest first, with the tracking the
  * customer may see and the units shipped; never postage, charges, reasons,
  * plans or cancelled rows. Three queries whatever the number of records.

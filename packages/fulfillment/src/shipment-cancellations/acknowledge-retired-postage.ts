@@ -9,7 +9,7 @@ import type { RetiredPostageAcknowledgementInput, ShipmentCancellationContext } 
 
 /**
  * `POST …/fulfillments/:fulfillmentId/retired-postage-acknowledgement`
- * (13.14), Owner or Admin, no provider call: the `READY` fulfillment's
+ * Owner or Admin, no provider call: the `READY` fulfillment's
  * current `EXTERNAL` or `LEGACY` postage in `ACTIVE` becomes `RETIRED`, with
  * `retirementEvidence { source: MERCHANT_ACKNOWLEDGEMENT, actorUserId,
  * reason, at }`; the fulfillment stays `READY` (handoff then

@@ -18,11 +18,11 @@ import { labelSettingsOf } from '../shipping-label/label-addresses.ts';
 import { closeCancellation, evidenceOf } from './close-cancellation.ts';
 import type { CancelPreparedShipmentInput, ShipmentCancellationContext } from './schemas.ts';
 
-/** The operation an idempotency key of this route is scoped to (CONTRACT.md section 12, 13.6). */
+/** The operation an idempotency key of this route is scoped to. */
 export const CANCEL_PREPARED_SHIPMENT_OPERATION =
   'POST /merchant/orders/:orderId/fulfillments/:fulfillmentId/cancel-prepared-shipment';
 
-/** When the worker reads a pending void's status, counted from the void request (13.14). */
+/** When the worker reads a pending void's status, counted from the void request. */
 export const VOID_POLL_OFFSETS_MS = [
   60_000,
   5 * 60_000,
@@ -39,7 +39,8 @@ export interface CancelPreparedShipmentOutcome {
 }
 
 /**
- * `POST …/fulfillments/:fulfillmentId/cancel-prepared-shipment` (13.14).
+ * `POST …/fulfillments/:fulfillmentId/cancel-prepared-shipment` (docs/fulfillment.md
+ * "Shipment cancellations").
  *
  * An open cancellation (`PENDING` or `EXHAUSTED`) is answered as it is,
  * nothing sent. Otherwise the fulfillment must be `READY` with postage

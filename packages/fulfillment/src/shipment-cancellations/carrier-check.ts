@@ -8,11 +8,11 @@ import { labelSettingsOf } from '../shipping-label/label-addresses.ts';
 import { closeCancellation, evidenceOf } from './close-cancellation.ts';
 import type { CarrierCheckInput, ShipmentCancellationContext } from './schemas.ts';
 
-/** An exhausted cancellation is checked at most this often (13.14). */
+/** An exhausted cancellation is checked at most this often. */
 export const CARRIER_CHECK_INTERVAL_MS = 60_000;
 
 /**
- * `POST …/cancel-prepared-shipment/carrier-check` (13.14), Owner or Admin:
+ * `POST …/cancel-prepared-shipment/carrier-check`, Owner or Admin:
  * for the fulfillment's `EXHAUSTED` cancellation, once a minute at most, else
  * 409 CARRIER_CHECK_NOT_ALLOWED `{ status, allowedAfter }`. The check is
  * recorded first (compare-and-set on the minute), then one `readLabel`, never

@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { LabelState } from '../carrier/carrier-provider.ts';
 import type { VoidEvidence } from '../fulfillments/schemas.ts';
 
-/** How a void attempt ends (13.14): by evidence, or with the label still standing. */
+/** How a void attempt ends: by evidence, or with the label still standing. */
 export type CancellationClose =
   | { kind: 'VOIDED'; evidence: VoidEvidence }
   | { kind: 'REJECTED' }
@@ -21,10 +21,10 @@ export interface CloseContext {
   at: Date;
 }
 
-/** Metadata of a worker write says so (13.18). */
+/** The audit metadata of a worker write says so: `actor: "system"`. */
 export const actorMetadata = (actor: AuditActor) => (actor.userId === null ? { actor: 'system' } : {});
 
-/** The evidence a carrier answer is, or null: only `VOIDED` is (13.14); "pending" never is. */
+/** The evidence a carrier answer is, or null: only `VOIDED` is; "pending" never is. */
 export function evidenceOf(
   state: LabelState,
   source: VoidEvidence['source'],
@@ -42,7 +42,7 @@ export function evidenceOf(
 }
 
 /**
- * Closes an open cancellation by compare-and-set on `from` (13.14), in the
+ * Closes an open cancellation by compare-and-set on `from`, in the
  * caller's transaction (the record and fulfillment locked first): `VOIDED`
  * stores the evidence and moves the postage to `VOIDED` (retired, the refund
  * recorded); `REJECTED` and `NOT_SENT` give the postage back `ACTIVE`. The

@@ -19,7 +19,7 @@ export interface PollSummary {
 }
 
 /**
- * The worker's status reads of pending voids (13.14): 1 min, 5 min, 30 min,
+ * The worker's status reads of pending voids: 1 min, 5 min, 30 min,
  * 2 h, 6 h, 24 h and 72 h after the void request, a failed read counting as
  * one. `VOIDED` closes it with evidence (`STATUS_READ`), `VOID_REJECTED` closes
  * it `REJECTED` with the label back `ACTIVE`; anything else waits for the next

@@ -1,6 +1,6 @@
 import type { LabelAcknowledgement, LabelBlocker, LabelDecision } from './schemas.ts';
 
-/** A charge at or above this is high-risk whatever the order collected (13.11). */
+/** A charge at or above this is high-risk whatever the order collected. */
 export const HIGH_RISK_CHARGE_IN_CENTS = 5000;
 /** Or over this many times the shipping the record collected. */
 export const HIGH_RISK_COLLECTED_MULTIPLE = 3;
@@ -17,7 +17,7 @@ export interface LabelFacts {
 }
 
 /**
- * The one classification of quote and purchase (13.11): `BLOCKED` with any
+ * The one classification of quote and purchase: `BLOCKED` with any
  * blocker; else `HIGH_RISK` for a charge of 5000 or more, or over 3 times the
  * collected shipping (it needs the spend `reason`); else `REVIEW_REQUIRED`
  * when an acknowledgement is required; else `STANDARD`. Pure.

@@ -10,7 +10,7 @@ import type {
 import type { Funding, PostageBalance } from './schemas.ts';
 
 /**
- * The charges the organization's unsettled purchases hold (13.12): `PENDING`
+ * The charges the organization's unsettled purchases hold: `PENDING`
  * and `UNCERTAIN` ones, which may yet spend. Run it inside the claim
  * transaction, after its lock, to re-sum under the lock.
  */
@@ -25,7 +25,7 @@ export async function openClaimsInCents(db: Kysely<Database>, organizationId: st
 }
 
 /**
- * The claim's re-sum under the `postage_accounts` lock (13.12): the open
+ * The claim's re-sum under the `postage_accounts` lock: the open
  * claims, plus the charges of purchases settled `PURCHASED` since the
  * balance was read (`balanceReadAt`): their debits may postdate that read,
  * so a balance read before concurrent purchases settled never lets later
@@ -52,7 +52,7 @@ export async function committedSinceInCents(
 }
 
 /**
- * The quote's funding (13.11, 13.12): available is the balance less open
+ * The quote's funding: available is the balance less open
  * claims; `SUFFICIENT` when it covers the charge, `INSUFFICIENT` with the
  * shortfall when not, `UNKNOWN` when the balance could not be read or there
  * is no charge to cover. There is never an automatic top-up.
@@ -98,7 +98,7 @@ const balanceUnavailable = () =>
   new AppError('PROVIDER_UNAVAILABLE', 'The carrier balance could not be read; nothing was spent');
 
 /**
- * The purchase's funding preflight (13.12, 13.13 step 5): reads the balance
+ * The purchase's funding preflight (its step 5): reads the balance
  * (never in a transaction) and compares the charge with it less open claims.
  * A failed read is 503 PROVIDER_UNAVAILABLE (never spend blind); short is
  * 409 INSUFFICIENT_POSTAGE_FUNDS `{ requiredInCents, availableInCents,
@@ -133,7 +133,7 @@ export function assertFundsCover(balanceInCents: number, openClaims: number, req
 }
 
 /**
- * `GET /merchant/shipping/postage-balance` (13.12): the carrier's balance
+ * `GET /merchant/shipping/postage-balance`: the carrier's balance
  * read now, less open claims. A failed read is 503 PROVIDER_UNAVAILABLE.
  */
 export async function readPostageBalance(

@@ -3,7 +3,7 @@ import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { PDFDocument } from 'pdf-lib';
 
-/** The largest label document we keep or print (CONTRACT-fulfillment.md 13.15). */
+/** The largest label document we keep or print. */
 export const LABEL_ARTIFACT_MAX_BYTES = 2 * 1024 * 1024;
 /** The pages a safe label may have. */
 export const LABEL_ARTIFACT_PAGES = { min: 1, max: 4 } as const;
@@ -22,7 +22,7 @@ function sha256Hex(bytes: Uint8Array): string {
 }
 
 /**
- * Keeps the document of a purchased label (13.13: stored after settle). Idempotent per purchase: a
+ * Keeps the document of a purchased label, after the settle. Idempotent per purchase: a
  * second store (the worker's retry after a first that did land) keeps the first bytes. Refuses
  * nothing but what the table cannot hold (empty or over 2 MiB): whether a stored label is safe to
  * print is decided when it is printed (`checkLabelArtifact`).
@@ -77,7 +77,7 @@ export async function readLabelArtifacts(
 }
 
 /**
- * Whether a stored label is safe to copy into a batch (13.15): `application/pdf`, starts with
+ * Whether a stored label is safe to copy into a batch: `application/pdf`, starts with
  * `%PDF-`, matches its stored SHA-256, at most 2 MiB, loads in pdf-lib without `ignoreEncryption`
  * and has 1 to 4 pages. The loaded document is returned for the copy, so it is parsed once.
  */

@@ -77,7 +77,7 @@ export async function storeLabelDocument(
 }
 
 /**
- * The worker's retry (13.13): native labels whose document is due, over every
+ * The worker's retry of label documents: native labels whose document is due, over every
  * tenant, each taken under a lease (`FOR UPDATE SKIP LOCKED`, then its next
  * try moved past the lease) so concurrent workers fetch each once. Answers
  * how many were stored.

@@ -10,7 +10,7 @@ import type {
   Reconciliation,
 } from './schemas.ts';
 
-/** A reconcile waits this long after the last one, answered or not (13.13). */
+/** A reconcile waits this long after the last one, answered or not. */
 export const RECONCILE_COOLDOWN_MS = 30_000;
 /** The in-flight window is at least this long, and at least twice the carrier deadline. */
 export const MIN_IN_FLIGHT_WINDOW_MS = 120_000;
@@ -21,7 +21,7 @@ export const inFlightWindowMs = (carrierTimeoutMs: number) =>
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** The `reconciliation` object, derived on every read from the row and the time (13.13). */
+/** The `reconciliation` object, derived on every read from the row and the time. */
 export function reconciliationOf(
   row: Pick<
     LabelPurchase,

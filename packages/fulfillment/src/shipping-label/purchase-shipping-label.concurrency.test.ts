@@ -10,7 +10,7 @@ import { purchaseShippingLabel } from './purchase-shipping-label.ts';
 import type { LabelPurchaseContext } from './settle-label-purchase.ts';
 
 /**
- * The purchase's invariants under concurrent requests (13.4, 13.6, 13.12).
+ * The purchase's invariants under concurrent requests (locks, keys, funds).
  * Meaningful on PostgreSQL (TEST_DATABASE_URL); PGlite runs them one at a time.
  */
 let handle: DatabaseHandle;

@@ -100,7 +100,7 @@ async function auditActions(s: Shop) {
 const purchaseRow = (id: string) =>
   handle.db.selectFrom('label_purchases').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
+describe('purchaseShippingLabel: outcomes of the settle', () => {
   it('OK: PURCHASED, a READY NATIVE_LABEL fulfillment with NATIVE ACTIVE postage and its label stored', async () => {
     const s = await shopWithOrder();
     const { body, replayed } = await buy(s);
@@ -359,7 +359,7 @@ describe('purchaseShippingLabel: outcomes (13.13 step 8)', () => {
   });
 });
 
-describe('purchaseShippingLabel: refusals before the claim (13.13 steps 2 to 5)', () => {
+describe('purchaseShippingLabel: refusals before the claim', () => {
   it('QUOTE_FINGERPRINT_MISMATCH with a fresh quote; nothing claimed', async () => {
     const s = await shopWithOrder();
     const body = { ...(await bodyFor(s)), selectionQuoteFingerprint: 'sqf1_stale' };

@@ -51,7 +51,8 @@ const ADDRESS_SERVICE_PACKAGE_BLOCKERS = new Set([
 ]);
 
 /**
- * `POST /merchant/orders/:orderId/shipping-label` (13.13): buys one label.
+ * `POST /merchant/orders/:orderId/shipping-label`: buys one label (docs/fulfillment.md
+ * "Label purchase").
  *
  * 1. The key (required) is matched: a recorded `201` replays (read now); a
  *    key bound to an unsettled purchase answers from that purchase's state
@@ -59,7 +60,7 @@ const ADDRESS_SERVICE_PACKAGE_BLOCKERS = new Set([
  * 2. to 5. The selection is recomputed as the quote computes it: blockers,
  *    the fingerprint, the acknowledgements and reasons, the funding preflight.
  * 6. The claim transaction binds the key, locks the record, the fulfillment,
- *    the lines and the tenant's `postage_accounts` row (13.4), re-checks the
+ *    the lines and the tenant's `postage_accounts` row, re-checks the
  *    lines, unsettled purchases and funds under those locks, inserts the
  *    purchase `PENDING`, allocates the units (not for a fulfillment, which
  *    holds its own), audits `shipping_label.purchase_claimed`.
@@ -333,7 +334,7 @@ async function unsettledHolder(
 const unsettled = (holder: LabelPurchase) =>
   new AppError('LABEL_PURCHASE_UNSETTLED', undefined, { purchaseId: holder.id });
 
-/** A fulfillment is labelled when `PLANNED`, or `READY` without current postage (13.2). */
+/** A fulfillment is labelled when `PLANNED`, or `READY` without current postage. */
 function assertLabelable(status: FulfillmentRecordStatus, hasCurrentPostage: boolean): void {
   if (status === 'PLANNED' || (status === 'READY' && !hasCurrentPostage)) return;
   if (status === 'READY')
@@ -357,7 +358,7 @@ async function lockPostageAccount(trx: Kysely<Database>, organizationId: string,
 }
 
 /**
- * 13.13 step 2: the recomputed selection's blockers as errors, the first that
+ * Step 2 of the purchase: the recomputed selection's blockers as errors, the first that
  * applies: ORDER_NOT_FULFILLABLE; LABEL_PURCHASE_UNSETTLED (`details.purchaseId`);
  * OVER_FULFILLMENT (`details.lines`); for a fulfillment that cannot be
  * labelled PAID_POSTAGE_ACTIVE (current postage) or INVALID_STATE_TRANSITION;

@@ -51,7 +51,7 @@ export interface FingerprintSelection {
 
 /**
  * `sqf1_` + 43 base64url characters of the SHA-256 of the canonical JSON of
- * what the purchase will spend on (13.11). Blockers, funding, keys, reasons,
+ * what the purchase will spend on. Blockers, funding, keys, reasons,
  * actor and time are not bound: a top-up never invalidates a quote.
  */
 export function selectionQuoteFingerprint(selection: FingerprintSelection): string {

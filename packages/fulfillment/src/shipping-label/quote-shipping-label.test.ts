@@ -78,7 +78,7 @@ async function insertPurchase(s: Shop, status: 'PENDING' | 'UNCERTAIN' | 'FAILED
     .execute();
 }
 
-describe('classifyLabel (13.11)', () => {
+describe('classifyLabel', () => {
   const facts = (changes: Partial<LabelFacts> = {}): LabelFacts => ({
     blockers: [],
     chargeInCents: 680,
@@ -213,7 +213,7 @@ describe('quoteShippingLabel', () => {
 
   it('requires acknowledgements for a custom package, a light weight and a charge over the collected shipping', async () => {
     const s = await shopWithOrder({ collectedShippingInCents: 600 });
-    // The contract's worked example as a custom package: 1200 g billable, 680.
+    // A worked example as a custom package: 1200 g billable, 680.
     const custom = await quote(s, {
       package: { lengthMm: 300, widthMm: 200, heightMm: 100, loadedWeightGrams: 900 },
     });
@@ -413,7 +413,7 @@ describe('quoteShippingLabel', () => {
   });
 });
 
-describe('funding preflight (13.12)', () => {
+describe('funding preflight', () => {
   it('passes when the balance less open claims covers the charge, else 409 with the shortfall', async () => {
     const s = await shopWithOrder();
     expect(await fundingPreflight(handle.db, carrier, account(s), 10_000)).toEqual({

@@ -33,7 +33,7 @@ const BLOCKER_MESSAGES: Record<LabelBlocker, string> = {
 const RATE_BLOCKERS: ReadonlySet<string> = new Set(['SERVICE_UNAVAILABLE', 'PACKAGE_EXCEEDS_SERVICE_LIMITS']);
 
 /**
- * `POST /merchant/orders/:orderId/shipping-label/quote` (13.11): what the
+ * `POST /merchant/orders/:orderId/shipping-label/quote`: what the
  * label would cost and what its purchase would need, computed as the
  * purchase will recompute it. Writes nothing; reads the carrier's rate and
  * balance once each, outside any transaction.
@@ -66,8 +66,8 @@ export interface LabelSelection {
 }
 
 /**
- * The quote's whole computation (13.11), shared by the purchase (13.13 steps
- * 2 to 5), which recomputes the selection exactly as the quote did.
+ * The quote's whole computation, shared by the purchase (its steps 2 to 5),
+ * which recomputes the selection exactly as the quote did.
  */
 export async function evaluateLabelSelection(
   db: Kysely<Database>,

@@ -22,7 +22,7 @@ const notAllowed = (reconciliation: ReturnType<typeof reconciliationOf>) =>
   new AppError('RECONCILE_NOT_ALLOWED', undefined, { reconciliation });
 
 /**
- * `POST …/shipping-label/purchases/:purchaseId/reconcile` (13.13): unless the
+ * `POST …/shipping-label/purchases/:purchaseId/reconcile`: unless the
  * derived reconciliation is `allowed`, 409 RECONCILE_NOT_ALLOWED with it.
  * The attempt is recorded first by a compare-and-set (so of concurrent
  * reconciles one reads the carrier, the others are cooling down), then one

@@ -6,7 +6,7 @@ import {
   fulfillmentSchema,
 } from '../fulfillments/schemas.ts';
 
-/** The quote's body and answer (CONTRACT-fulfillment.md 13.11, 13.12; limits 13.21). */
+/** The quote's body and answer (docs/fulfillment.md "Label quote"). */
 
 export const shippingLabelQuoteInputSchema = z.strictObject({
   orderId: z
@@ -118,7 +118,7 @@ export const shippingLabelQuoteSchema = z
         .int()
         .nullable()
         .describe("The units' catalog weight; null when a unit lacks dimensions"),
-      recommendedBoxPresetId: z.string().nullable().describe('The proven fit (13.9), or null'),
+      recommendedBoxPresetId: z.string().nullable().describe('The proven-fit box preset, or null'),
     }),
     funding: fundingSchema,
     decision: labelDecisionSchema,
@@ -140,7 +140,7 @@ export const postageBalanceSchema = z
   .meta({ id: 'PostageBalance' });
 export type PostageBalance = z.infer<typeof postageBalanceSchema>;
 
-/** The purchase's body (13.13): the quote's, the fingerprint it answered, and what the decision required. */
+/** The purchase's body: the quote's, the fingerprint it answered, and what the decision required. */
 export const purchaseShippingLabelInputSchema = shippingLabelQuoteInputSchema.extend({
   selectionQuoteFingerprint: z
     .string()

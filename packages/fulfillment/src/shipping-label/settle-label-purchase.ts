@@ -20,7 +20,7 @@ import { storeLabelDocument } from './label-documents.ts';
 import { toLabelPurchaseRead } from './label-purchase-read.ts';
 import type { LabelPurchaseRead, LabelPurchaseResult } from './schemas.ts';
 
-/** The operation a label purchase's idempotency key is scoped to (CONTRACT.md section 12, 13.6). */
+/** The operation a label purchase's idempotency key is scoped to. */
 export const PURCHASE_LABEL_OPERATION = 'POST /merchant/orders/:orderId/shipping-label';
 
 /** Who buys, settles or reconciles labels, with which carrier, and when (the clock is read at each step). */
@@ -33,7 +33,7 @@ export interface LabelPurchaseContext {
   carrierTimeoutMs: number;
 }
 
-/** The actor of the worker's writes: `actorUserId` null, `metadata.actor: "system"` (13.18). */
+/** The actor of the worker's writes: `actorUserId` null, `metadata.actor: "system"`. */
 export const SYSTEM_ACTOR: AuditActor = { userId: null, email: null };
 
 const keyOf = (organizationId: string, keyHash: string) => ({
@@ -91,7 +91,7 @@ export interface LabelSettleOptions {
 }
 
 /**
- * Settles the purchase `PURCHASED` (13.13 step 8, `OK`): postage `NATIVE
+ * Settles the purchase `PURCHASED` (the carrier answered `OK`): postage `NATIVE
  * ACTIVE`, the fulfillment `READY` (the named one, or a new `NATIVE_LABEL`
  * one that takes over the claim's allocation), the `201` recorded on the key,
  * audited. After the transaction the label document is fetched and stored;
@@ -114,7 +114,7 @@ export async function settlePurchased(
       ...(options.reconciled ? { reconcile_outcome: 'PURCHASED' as const } : {}),
     });
     if (!row) return undefined;
-    // 13.4 order: the record before the fulfillment.
+    // Lock order: the record before the fulfillment.
     await lockRecord(trx, ctx.organizationId, row.sales_record_id);
     const pkg = row.package as unknown as FulfillmentPackageRead;
     let fulfillmentId = row.fulfillment_id;
@@ -231,7 +231,7 @@ export async function settlePurchased(
         metadata: { ...metadata, outcome: 'PURCHASED' },
         at,
       });
-    // The one success section 12 records: a same-key retry replays this 201.
+    // The one success the idempotency key records: a same-key retry replays this 201.
     if (row.key_hash !== null)
       await recordIdempotentAnswer(trx, keyOf(ctx.organizationId, row.key_hash), {
         status: 201,
@@ -256,7 +256,7 @@ export async function settlePurchased(
 }
 
 /**
- * Settles the purchase `FAILED` (13.13: `REJECTED` is `DECLINED`,
+ * Settles the purchase `FAILED` (`REJECTED` is `DECLINED`,
  * `UNAVAILABLE` `NOT_SENT`, a reconcile's `NOT_FOUND` `NOT_PURCHASED`): the
  * claim's allocation and the key are released, audited. Answers undefined
  * when the purchase had already left `from`.
@@ -310,7 +310,7 @@ export async function settleFailed(
   });
 }
 
-/** `UNCERTAIN` (13.13): lines, claim and key kept until a reconcile; audited. Undefined when already settled. */
+/** `UNCERTAIN`: lines, claim and key kept until a reconcile; audited. Undefined when already settled. */
 export async function settleUncertain(
   db: Kysely<Database>,
   ctx: LabelPurchaseContext,

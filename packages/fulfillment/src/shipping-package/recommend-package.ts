@@ -1,5 +1,5 @@
 /**
- * The proven-fit package recommendation (CONTRACT-fulfillment.md 13.9): a
+ * The proven-fit package recommendation (docs/fulfillment.md "Package recommendation"): a
  * pure, deterministic function of the units to ship and the active box
  * presets. It claims a fit only with a proof on the inner dimensions using the
  * six axis-aligned orientations (no tilting, nesting or squashing), so it may

@@ -182,7 +182,7 @@ describe('recommendShippingPackage', () => {
     });
   });
 
-  it('counts only units not yet shipped or allocated (13.3): a line with none left is skipped or refused', async () => {
+  it('counts only units not yet shipped or allocated: a line with none left is skipped or refused', async () => {
     const shop = await createOrderTenant(handle.db, clock);
     await setDimensions('items', shop, shop.itemId, [200, 100, 100, 50]);
     const order = await orderOf(shop);

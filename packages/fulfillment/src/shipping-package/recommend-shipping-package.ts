@@ -80,10 +80,10 @@ const dimensions = (
       };
 
 /**
- * `POST /merchant/orders/:id/shipping-package/recommendation` (13.9): reads the
+ * `POST /merchant/orders/:id/shipping-package/recommendation`: reads the
  * order's lines with their dimensions and the tenant's active presets (two
  * queries), then runs the pure `recommendPackage`. Writes nothing. Without
- * `lines`, every PRODUCT line at its available quantity (13.3: ordered, less
+ * `lines`, every PRODUCT line at its available quantity (ordered, less
  * shipped and allocated units; lines with none left are skipped). A selected
  * line that is not a PRODUCT line of the order, or a quantity above the
  * available one, is `400` naming `lines.N.lineId` or `lines.N.quantity`.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_RECOMMENDATION_UNITS } from './recommend-package.ts';
 
-/** The recommendation route's body and answer (CONTRACT-fulfillment.md 13.9, limits 13.21). */
+/** The recommendation route's body and answer (docs/fulfillment.md "Package recommendation"). */
 
 export const MAX_SELECTED_LINES = 100;
 export const MAX_SELECTED_LINE_QUANTITY = 100_000;

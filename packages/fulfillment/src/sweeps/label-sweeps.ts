@@ -17,7 +17,7 @@ export interface RunningLabelSweeps {
 }
 
 /**
- * The worker's label jobs (13.13, 13.14), run wherever the outbox worker
+ * The worker's label jobs, run wherever the outbox worker
  * runs: label documents whose fetch after settle failed are fetched again,
  * and pending voids have their status read on schedule.
  */

@@ -5,7 +5,7 @@ import type { WarehouseContext, WarehouseSelectionFailure, WarehouseSelectionInp
 import { isWarehouseStatus, labelEligibilityOf } from './warehouse-rows.ts';
 import { readSelectedRows, selectionRefused } from './warehouse-selection.ts';
 
-/** The CSV export's columns, in order (13.15). */
+/** The CSV export's columns, in order. */
 export const WAREHOUSE_CSV_COLUMNS = [
   'fulfillmentId',
   'status',
@@ -40,7 +40,7 @@ const CSV_OPTIONS = {
 } as const;
 
 /**
- * `POST /merchant/shipping/warehouse-outputs/csv-export` (13.15): the
+ * `POST /merchant/shipping/warehouse-outputs/csv-export`: the
  * selected fulfillments, in request order, a row per fulfillment line, as
  * one CSV text. Each id must name a `PLANNED` or `READY` fulfillment of the
  * organization; otherwise nothing is produced: 409

@@ -5,7 +5,7 @@ import { WAREHOUSE_STATUSES, type WarehouseOutput, type WarehouseOutputListQuery
 import { readWarehouseRows, toWarehouseOutput } from './warehouse-rows.ts';
 
 /**
- * `GET /merchant/shipping/warehouse-outputs` (13.15): the organization's
+ * `GET /merchant/shipping/warehouse-outputs`: the organization's
  * fulfillments not yet handed off (`PLANNED`, `READY`, or the one `status`
  * asks for) by id ascending, keyset-paginated on the id alone (the index
  * `fulfillments_warehouse_idx`), each with its packing slip and label

@@ -48,7 +48,7 @@ type Failure = { fulfillmentId: string; reason: LabelBatchFailure };
 type Printable = { fulfillmentId: string; purchaseId: string; bytes: number };
 
 /**
- * `POST /merchant/shipping/warehouse-outputs/labels-pdf` (13.15): the stored
+ * `POST /merchant/shipping/warehouse-outputs/labels-pdf`: the stored
  * labels of the selected fulfillments, in request order, their pages copied
  * with pdf-lib into one new document. Each must be `READY` with native
  * `ACTIVE` postage whose label is stored and safe (`checkLabelArtifact`);
@@ -79,7 +79,7 @@ export function streamLabelBatch(
       if (!row) fail('NOT_FOUND');
       else if (row.status !== 'READY') fail('NOT_READY');
       else if (row.postage === null || row.postage.source !== 'NATIVE') fail('NO_NATIVE_POSTAGE');
-      // Postage being voided, or a cancellation open (13.15: "postage VOID_PENDING or a cancellation open").
+      // Postage being voided (`VOID_PENDING`), or a shipment cancellation open.
       else if (row.postage.status === 'VOID_PENDING' || row.hasOpenCancellation) fail('VOID_PENDING');
       else if (row.postage.purchaseId === null || row.labelBytes === null) fail('LABEL_MISSING');
       else printable.push({ fulfillmentId, purchaseId: row.postage.purchaseId, bytes: row.labelBytes });

@@ -11,11 +11,11 @@ export interface WarehouseContext {
   at: Date;
 }
 
-/** Fulfillments not yet handed off (13.15). */
+/** Fulfillments not yet handed off. */
 export const WAREHOUSE_STATUSES = ['PLANNED', 'READY'] as const;
 export type WarehouseStatus = (typeof WAREHOUSE_STATUSES)[number];
 
-/** 13.21: the CSV export and the labels PDF batch take 1 to 50 fulfillments. */
+/** The CSV export and the labels PDF batch take 1 to 50 fulfillments. */
 export const MAX_WAREHOUSE_SELECTION = 50;
 
 export const LABEL_ELIGIBILITY_REASONS = [

@@ -38,7 +38,7 @@ export interface WarehouseRow {
   /** The stored label document's size, when the current postage has one. */
   labelBytes: number | null;
   hasUnsettledPurchase: boolean;
-  /** A shipment cancellation (13.14) is open, `PENDING` or `EXHAUSTED`: the label may be voided. */
+  /** A shipment cancellation is open, `PENDING` or `EXHAUSTED`: the label may be voided. */
   hasOpenCancellation: boolean;
   lines: WarehouseLine[];
 }
@@ -216,7 +216,7 @@ export async function readWarehouseRows(
   }));
 }
 
-/** Whether the labels batch can take the row, and else what stands in the way (13.15). */
+/** Whether the labels batch can take the row, and else what stands in the way. */
 export function labelEligibilityOf(row: WarehouseRow): LabelEligibility {
   const refused = (reason: LabelEligibilityReason, canPurchase = false): LabelEligibility => ({
     canPrint: false,
@@ -225,7 +225,7 @@ export function labelEligibilityOf(row: WarehouseRow): LabelEligibility {
   });
   const { postage } = row;
   if (postage !== null) {
-    // Postage being voided, or a cancellation still open (13.14: pending, or exhausted without evidence).
+    // Postage being voided, or a cancellation still open (pending, or exhausted without evidence).
     if (postage.status === 'VOID_PENDING' || row.hasOpenCancellation) return refused('VOID_PENDING');
     if (postage.source === 'EXTERNAL') return refused('EXTERNAL_POSTAGE');
     // Legacy postage has no label the current provider can address: nothing here to print.

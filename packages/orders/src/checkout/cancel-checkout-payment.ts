@@ -41,8 +41,8 @@ export async function lockOrderWithPayment(
 }
 
 /**
- * The payment side of cancelling a checkout order that is not paid
- * (CONTRACT.md section 9), in the transaction that cancels it, under the
+ * The payment side of cancelling a checkout order that is not paid (docs/checkout.md
+ * "A cancelled order takes no money"), in the transaction that cancels it, under the
  * locks of `lockOrderWithPayment`. When its attempt is still PENDING or FAILED
  * (awaiting payment, or free to retry after a failure):
  *

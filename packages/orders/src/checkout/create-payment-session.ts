@@ -39,8 +39,8 @@ export const PAYMENT_SESSION_OPERATION = 'POST /public/checkout/sessions/:token/
  *    a timeout reach the same intent. Once stored, the handoff is answered
  *    from the attempt without calling the provider.
  *
- * OPEN (not bound), COMPLETED, CANCELLED (the order was cancelled, CONTRACT.md
- * section 9: also when that happens during the call, or before a replay) and
+ * OPEN (not bound), COMPLETED, CANCELLED (the order was cancelled,
+ * also when that happens during the call, or before a replay) and
  * zero-total sessions are 409 INVALID_STATE_TRANSITION; unknown or expired
  * tokens a neutral 404.
  */
@@ -54,7 +54,7 @@ export async function createPaymentSession(
     const session = await findSessionByToken(trx, input.token, { at: scope.at, lock: true });
     if (input.idempotencyKey === undefined)
       return { ...(await armAttempt(trx, session, payments, scope)), replayed: false };
-    // CONTRACT.md section 12: the key is claimed in this transaction, before the provider is called;
+    // The idempotency key is claimed in this transaction, before the provider is called;
     // its record names the attempt, whose handoff a replay answers (fetched again while still missing).
     const outcome = await withIdempotency(
       trx,
@@ -197,7 +197,7 @@ async function armAttempt(
 }
 
 /**
- * Step 1 for a booking payment's session (CONTRACT-bookings.md 14.15): no
+ * Step 1 for a booking payment's session (docs/bookings.md "Booking payments"): no
  * order is placed and no stock is held; the attempt pays the session's Sales
  * record, whose bookings the webhook moves. After a failure the same attempt
  * is re-armed and the record awaits payment again. A session its booking

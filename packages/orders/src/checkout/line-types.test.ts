@@ -19,7 +19,7 @@ import { createCheckoutSession } from './create-checkout-session.ts';
 import { createPaymentSession } from './create-payment-session.ts';
 import { repriceCheckoutSession } from './reprice-checkout-session.ts';
 
-// CONTRACT.md section 9: line types follow item types.
+// Line types follow item types (docs/checkout.md "Line types").
 
 let handle: DatabaseHandle;
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');

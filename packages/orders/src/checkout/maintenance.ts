@@ -178,7 +178,7 @@ async function claimTimedOutPayments(
       .selectFrom('checkout_sessions')
       .select(['organization_id', 'id', 'updated_at'])
       .where('status', '=', 'AWAITING_PAYMENT')
-      // A booking payment's window is its booking's (CONTRACT-bookings.md 14.14), closed by the bookings worker.
+      // A booking payment's window is its booking's, closed by the bookings worker.
       .where('sales_record_id', 'is', null)
       .where('updated_at', '<=', startedBefore)
       .orderBy('updated_at')

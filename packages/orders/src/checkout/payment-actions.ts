@@ -50,7 +50,7 @@ export function paymentActionBackoffMs(tries: number): number {
  * Makes the processor calls payment attempts owe (`provider_action`),
  * recorded by the change that owes them: an order cancelled before it was
  * paid owes the cancellation of its intent, a payment that arrived after
- * that owes its full refund (CONTRACT.md section 9). Called right after that
+ * that owes its full refund. Called right after that
  * change commits, and by the worker's checkout sweep for whatever is still
  * owed, so a processor that is down is tried again until it answers.
  *

@@ -13,7 +13,7 @@ import type { CheckoutSessionRead, ShippingOption } from './schemas.ts';
 /** The states a session leaves by expiring; later ones belong to an order the webhook settles. */
 export const EXPIRING_STATUSES = ['OPEN', 'BOUND', 'PAYMENT_FAILED'] as const;
 
-/** A booking payment's session (CONTRACT-bookings.md 14.15): bound to the amount due, never repriced or rebound. */
+/** A booking payment's session: bound to the amount due, never repriced or rebound. */
 export function isBookingSession(session: Pick<CheckoutSession, 'sales_record_id'>): boolean {
   return session.sales_record_id !== null;
 }

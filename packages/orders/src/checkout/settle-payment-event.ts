@@ -14,7 +14,7 @@ export interface SettleOptions {
   /** For the ORDER_CONFIRMATION of a paid order and the BACK_IN_STOCK emails of released stock. */
   email: CustomerEmailConfig;
   /**
-   * Settles the event of a booking payment's session (CONTRACT-bookings.md 14.15): the bookings
+   * Settles the event of a booking payment's session: the bookings
    * area registers it (the gateway wires `settleBookingPayment` of @commerce/bookings), because
    * bookings depend on orders and not the other way round. Without it such an event throws, so
    * the processor delivers it again.
@@ -85,7 +85,7 @@ export type SettlementOutcome =
   | BookingSettlement;
 
 /**
- * Applies a verified payment webhook event (CONTRACT.md section 9) in the
+ * Applies a verified payment webhook event in the
  * caller's transaction `trx`, which should also record the event id:
  *
  * - `payment_intent.succeeded`: the attempt SUCCEEDED, the sales record and
@@ -108,7 +108,7 @@ export type SettlementOutcome =
  * the money is taken and the sale stands.
  *
  * A success for an order cancelled before it was paid (its attempt
- * CANCELLED) takes no money (CONTRACT.md section 9): the attempt, the sales
+ * CANCELLED) takes no money: the attempt, the sales
  * record and the order become REFUNDED, the full refund is owed to the
  * processor (made after the commit and retried by the worker), the change is
  * audited as `order.payment_refunded`; no stock is taken and no confirmation

@@ -19,14 +19,14 @@ export interface OrderStatusEffects {
 }
 
 /**
- * Moves an order along the spec's status table under its row lock, so that
+ * Moves an order along the status table of docs/orders.md under its row lock, so that
  * two concurrent transitions from the same state cannot both pass: the second
  * sees the first's result and is judged from there. A move not in the table
  * (the same state again included) is 409 INVALID_STATE_TRANSITION and
  * changes nothing. Audited as `order.status_changed` with `{ from, to }`.
  *
  * Cancelling a checkout order that is not paid takes its payment back
- * (CONTRACT.md section 9, `cancelUnpaidCheckoutPayment`): stock released,
+ * (`cancelUnpaidCheckoutPayment`): stock released,
  * session and attempt CANCELLED, payment FAILED, and the intent's
  * cancellation made after the commit. Its checkout session and payment
  * attempt are locked before the order, in the webhook's order.

@@ -29,7 +29,7 @@ export function orderStatusPath(token: string): string {
  * and unarchived in the organization, and not rentals. Totals: subtotal is the
  * sum of the lines, tax 0, no shipping, no discount, total = subtotal. In one
  * transaction: the sales record and its lines (PRODUCT for a SALE item,
- * SERVICE for a SERVICE item: CONTRACT.md section 9), the order projecting
+ * SERVICE for a SERVICE item), the order projecting
  * it with the next order number, a read-only `o1_` status token and the
  * ORDER_CONFIRMATION email carrying it. Stock is not touched: inventory is
  * consumed by fulfillment, and reserved by checkout, not by this path.

@@ -3,7 +3,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 
 /**
  * The order statuses a merchant reaches only by moving an order out of
- * `PENDING` (SPEC.md order status table): the merchant has confirmed it.
+ * `PENDING` (the status table of docs/orders.md): the merchant has confirmed it.
  */
 export const MERCHANT_CONFIRMED_ORDER_STATUSES = ['CONFIRMED', 'PROCESSING', 'COMPLETED'] as const;
 

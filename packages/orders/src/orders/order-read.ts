@@ -16,7 +16,7 @@ export function toOrderLineRead(row: SalesRecordLine): OrderLineRead {
   };
 }
 
-/** A merchant read of a line: PRODUCT lines add their fulfillment counters (13.3), other lines null. */
+/** A merchant read of a line: PRODUCT lines add their fulfillment counters, other lines null. */
 export function toMerchantOrderLineRead(row: SalesRecordLine): MerchantOrderLineRead {
   const isProduct = row.type === 'PRODUCT';
   return {

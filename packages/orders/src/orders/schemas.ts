@@ -14,7 +14,7 @@ export const FULFILLMENT_STATUSES = ['UNFULFILLED', 'PARTIALLY_FULFILLED', 'FULF
 export const PAYMENT_STATUSES = ['NOT_REQUIRED', 'AWAITING_PAYMENT', 'PAID', 'FAILED', 'REFUNDED'] as const;
 export const SALES_LINE_TYPES = ['PRODUCT', 'SERVICE', 'CUSTOM', 'FEE', 'DEPOSIT', 'ADJUSTMENT'] as const;
 
-/** Limits of the legacy order body beyond the spec's own (SPEC.md "Orders", "Limits"). */
+/** Our limits on the legacy order body, so a total fits `int8` (docs/orders.md). */
 export const MAX_ORDER_LINES = 100;
 export const MAX_LINE_QUANTITY = 10_000;
 export const MAX_UNIT_PRICE_IN_CENTS = 1_000_000_000;
@@ -46,7 +46,7 @@ export const legacyOrderLineSchema = z.strictObject({
     .describe('The price the storefront showed, in cents: 0 to 1,000,000,000'),
 });
 
-/** The legacy `POST /public/orders` body (SPEC.md "Orders"). */
+/** The legacy `POST /public/orders` body (docs/orders.md "Legacy POST /public/orders"). */
 export const createLegacyOrderInputSchema = z
   .strictObject({
     customerName: z.string().trim().min(1).max(200),
@@ -75,7 +75,7 @@ export type OrderLineRead = z.infer<typeof orderLineSchema>;
 const lineCounter = (what: string) =>
   z.number().int().nullable().describe(`${what}; null on lines other than PRODUCT`);
 
-/** A line as the merchant reads it: PRODUCT lines carry their fulfillment counters (13.3). */
+/** A line as the merchant reads it: PRODUCT lines carry their fulfillment counters. */
 export const merchantOrderLineSchema = orderLineSchema
   .extend({
     shippedQuantity: lineCounter('Units in SHIPPED and DELIVERED fulfillments'),
@@ -123,7 +123,7 @@ const publicOrderShape = {
 export const publicOrderSchema = z.object(publicOrderShape).meta({ id: 'PublicOrder' });
 export type PublicOrderRead = z.infer<typeof publicOrderSchema>;
 
-/** One shipment as the customer sees it (13.17): never postage, charges, reasons, plans or cancellations. */
+/** One shipment as the customer sees it: never postage, charges, reasons, plans or cancellations. */
 export const shipmentSchema = z
   .object({
     status: z.enum(['SHIPPED', 'DELIVERED']),
@@ -160,8 +160,8 @@ const optionalAddressLine = (max: number) =>
     .transform((value) => (value === undefined || value === null || value === '' ? null : value));
 
 /**
- * Where an order's parcels go (13.7): the spec's delivery-destination address
- * (`line1`/`line2` 300, `city`/`state` 200, `postalCode` 32, `country` two
+ * Where an order's parcels go (docs/fulfillment.md "Ship-to address"): an
+ * address (`line1`/`line2` 300, `city`/`state` 200, `postalCode` 32, `country` two
  * letters, upper-cased; trimmed) plus the recipient's `name` and `phone?`.
  */
 export const shippingAddressInputShape = {
@@ -180,7 +180,7 @@ export const shippingAddressInputShape = {
   phone: optionalAddressLine(50).describe('For the carrier; at most 50; blank or null is none'),
 };
 
-/** A whole shipping address as input (13.7's limits), for checkout and the merchant's PUT. */
+/** A whole shipping address as input, for checkout and the merchant's PUT. */
 export const shippingAddressInputSchema = z
   .strictObject(shippingAddressInputShape)
   .meta({ id: 'ShippingAddressInput' });
@@ -282,7 +282,7 @@ export const updateOrderNotesInputSchema = z.strictObject({
 });
 export type UpdateOrderNotesInput = z.output<typeof updateOrderNotesInputSchema>;
 
-/** `PUT /merchant/orders/{id}/shipping-address` (13.7): the whole address, replaced. */
+/** `PUT /merchant/orders/{id}/shipping-address`: the whole address, replaced. */
 export const updateShippingAddressInputSchema = z.strictObject({
   id: idSchema('The order (`ord_…`) or its sales record (`sal_…`)'),
   ...shippingAddressInputShape,

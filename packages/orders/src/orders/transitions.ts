@@ -1,7 +1,7 @@
 import type { OrderStatus } from '@commerce/db';
 
 /**
- * SPEC.md "Order status": PENDING → CONFIRMED → PROCESSING → COMPLETED, and
+ * Order status (docs/orders.md): PENDING → CONFIRMED → PROCESSING → COMPLETED, and
  * any non-terminal state → CANCELLED. COMPLETED and CANCELLED are terminal.
  */
 export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {

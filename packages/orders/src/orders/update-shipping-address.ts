@@ -28,7 +28,7 @@ async function orderIdOf(db: Kysely<Database>, organizationId: string, id: strin
 }
 
 /**
- * `PUT /merchant/orders/{id}/shipping-address` (13.7): replaces the ship-to
+ * `PUT /merchant/orders/{id}/shipping-address`: replaces the ship-to
  * snapshot on the sales record and its order in one transaction, under the
  * order and record locks fulfillment writes take. Postage already bought or
  * recorded is left as it is. A `CANCELLED` order, or one whose PRODUCT units

@@ -147,7 +147,7 @@ export async function createReturn(
   });
 }
 
-/** The operation an idempotency key of a return request is scoped to (CONTRACT.md section 12). */
+/** The operation an idempotency key of a return request is scoped to. */
 export const REQUEST_RETURN_OPERATION = 'POST /customer/account/orders/by-reference/:orderReference/returns';
 
 /**

@@ -10,7 +10,7 @@ import {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Where the return window starts (13.17): the latest `deliveredAt`, else
+ * Where the return window starts: the latest `deliveredAt`, else
  * `shippedAt`, of the order's SHIPPED and DELIVERED fulfillments, so the
  * window covers the last shipment. Null while nothing has shipped.
  */
@@ -26,7 +26,7 @@ export async function returnWindowStartOf(db: Kysely<Database>, order: Order): P
 }
 
 /**
- * The order's PRODUCT lines with the quantity left to return (13.17): the
+ * The order's PRODUCT lines with the quantity left to return: the
  * units in SHIPPED and DELIVERED fulfillments (the line's `shipped_quantity`)
  * minus what live returns (REQUESTED, APPROVED, RECEIVED, COMPLETED) claim.
  * Other line types (services, fees, deposits, adjustments) are not goods to
@@ -74,7 +74,7 @@ export async function returnableLinesOf(db: Kysely<Database>, order: Order): Pro
 }
 
 /**
- * Whether a return can be requested now (13.17): something of the order has
+ * Whether a return can be requested now (docs/orders.md "Returns"): something of the order has
  * shipped, the store's window (`checkoutSettings.returnWindowDays`, 0 = off)
  * counted from the last delivery, else shipment, has not closed (`at` < end),
  * and some PRODUCT line has shipped units left to return. The order's status

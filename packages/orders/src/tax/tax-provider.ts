@@ -1,6 +1,6 @@
 /**
- * Tax at bind (SPEC.md "Checkout sessions", step 3): a provider behind an
- * interface (ARCHITECTURE.md rule 6), chosen by TAX_PROVIDER. `none` (the
+ * Tax at bind (docs/checkout.md "Tax"): a provider behind an interface,
+ * chosen by TAX_PROVIDER. `none` (the
  * default) adds no tax; `sandbox` applies a per-country rate table. A real
  * provider (Stripe Tax, TaxJar …) implements the same interface; it is called
  * before the binding transaction, never inside it.
