@@ -28,16 +28,6 @@ function noServerCode(): Plugin {
 export default defineConfig({
   // Served by the gateway under a prefix no tenant slug can take (apps/gateway/src/hosted-app.ts).
   base: '/hosted/_app/',
-  resolve: {
-    // The app imports the packages' browser-safe `./schemas` subpaths (src/lib/schemas.ts). Some
-    // schema modules those reach still import a package's root (orders' return and checkout schemas
-    // take the pagination schemas from @commerce/core and the country code from @commerce/catalog),
-    // whose entry point also holds Node-only and database code: the browser gets the subpath.
-    alias: [
-      { find: /^@commerce\/core$/, replacement: '@commerce/core/schemas' },
-      { find: /^@commerce\/catalog$/, replacement: '@commerce/catalog/schemas' },
-    ],
-  },
   build: {
     target: 'es2022',
     assetsDir: 'assets',

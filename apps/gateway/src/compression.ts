@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
+import { mergeVary } from './response-headers.ts';
 
 const gzip = promisify(zlib.gzip);
 const deflate = promisify(zlib.deflate);
@@ -13,37 +14,61 @@ export interface CompressionOptions {
 }
 
 /**
+ * The encoding `Accept-Encoding` prefers among gzip and deflate, by quality (`q=0` refuses one;
+ * `*` stands for any not named); gzip on a tie; null for neither.
+ */
+export function preferredEncoding(header: string | undefined): 'gzip' | 'deflate' | null {
+  if (!header) return null;
+  const quality = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    if (!name) continue;
+    let q = 1;
+    for (const parameter of parameters) {
+      const [key, value] = parameter.split('=').map((piece) => piece.trim());
+      if (key === 'q') q = Number(value);
+    }
+    quality.set(name, Number.isFinite(q) && q >= 0 && q <= 1 ? q : 0);
+  }
+  const of = (encoding: string) => quality.get(encoding) ?? quality.get('*') ?? 0;
+  const gzipQuality = of('gzip');
+  const deflateQuality = of('deflate');
+  if (gzipQuality > 0 && gzipQuality >= deflateQuality) return 'gzip';
+  return deflateQuality > 0 ? 'deflate' : null;
+}
+
+/**
  * Compresses a JSON answer of `threshold` bytes or more for a client that accepts gzip (else
  * deflate). zlib runs on libuv's thread pool, not on the thread that serves requests, and at
  * the level given: level 1 makes a large search answer about a tenth of its size for a fraction
- * of the CPU of the default level 6 (which Hono's `compress` uses, through web streams).
+ * of the CPU of the default level 6 (which Hono's `compress` uses, through web streams). Every
+ * answer it could compress says `Vary: Accept-Encoding`, compressed or not, so a cache keeps the
+ * two apart; `Cache-Control: no-transform` and partial answers are left alone.
  */
 export function compressLargeJson({ threshold, level }: CompressionOptions): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const response = c.res;
-    const accepted = c.req.header('accept-encoding') ?? '';
-    const encoding = accepted.includes('gzip') ? 'gzip' : accepted.includes('deflate') ? 'deflate' : null;
     if (
-      encoding === null ||
       c.req.method === 'HEAD' ||
+      response.status === 206 ||
       response.body === null ||
       response.headers.has('content-encoding') ||
-      !(response.headers.get('content-type') ?? '').startsWith('application/json')
+      !(response.headers.get('content-type') ?? '').startsWith('application/json') ||
+      /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '')
     )
       return;
+    response.headers.set('vary', mergeVary(response.headers.get('vary'), 'Accept-Encoding'));
+    const encoding = preferredEncoding(c.req.header('accept-encoding'));
+    if (encoding === null) return;
     const plain = new Uint8Array(await response.arrayBuffer());
-    const body =
-      plain.byteLength < threshold ? plain : await (encoding === 'gzip' ? gzip : deflate)(plain, { level });
-    c.res = new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    if (body !== plain) {
-      c.res.headers.set('content-encoding', encoding);
-      c.res.headers.delete('content-length');
+    if (plain.byteLength < threshold) {
+      c.res = new Response(plain, response);
+      return;
     }
-    c.res.headers.append('vary', 'Accept-Encoding');
+    const body = await (encoding === 'gzip' ? gzip : deflate)(plain, { level });
+    c.res = new Response(body, response);
+    c.res.headers.set('content-encoding', encoding);
+    c.res.headers.delete('content-length');
   };
 }

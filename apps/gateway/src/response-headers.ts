@@ -39,7 +39,7 @@ export async function readSecureHeaders(middleware: MiddlewareHandler): Promise<
 }
 
 /** Adds `value`'s tokens to a `Vary` header, each once. */
-function mergeVary(current: string | null, value: string): string {
+export function mergeVary(current: string | null, value: string): string {
   if (!current) return value;
   const present = new Set(current.split(',').map((token) => token.trim().toLowerCase()));
   const added = value.split(',').filter((token) => !present.has(token.trim().toLowerCase()));

@@ -32,7 +32,8 @@ function isLockTimeout(error: unknown): boolean {
  * stall the whole shop until it ends. So the migrations' connection waits at most
  * `lockTimeoutMs` for any lock; then the attempt rolls back (releasing what it held, so traffic
  * flows again) and is retried after a pause, for up to `retryForMs`. A second process starting
- * at the same time waits on the migrator's own lock row the same way.
+ * at the same time waits for the first's migrations to end (the migrator's own advisory lock,
+ * taken before the transaction with a timeout of an hour), then finds nothing pending.
  */
 export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrateOptions = {}): Promise<void> {
   const lockTimeoutMs = options.lockTimeoutMs ?? 5_000;

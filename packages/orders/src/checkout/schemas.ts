@@ -1,4 +1,4 @@
-import { countryCodeSchema } from '@commerce/catalog';
+import { countryCodeSchema } from '@commerce/catalog/schemas';
 import { z } from 'zod';
 import { paymentStatusSchema, shippingAddressInputSchema, shippingAddressSchema } from '../orders/schemas.ts';
 

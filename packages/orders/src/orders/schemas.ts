@@ -1,4 +1,4 @@
-import { cursorSchema, limitSchema } from '@commerce/core';
+import { cursorSchema, limitSchema } from '@commerce/core/schemas';
 import type { AuditActor } from '@commerce/db';
 import { z } from 'zod';
 

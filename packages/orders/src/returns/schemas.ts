@@ -1,4 +1,4 @@
-import { cursorSchema, limitSchema } from '@commerce/core';
+import { cursorSchema, limitSchema } from '@commerce/core/schemas';
 import type { AuditActor, ReturnReason, ReturnStatus } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import { z } from 'zod';
