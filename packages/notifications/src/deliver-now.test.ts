@@ -1,5 +1,6 @@
 import { AppError, ManualClock } from '@commerce/core';
 import type { DatabaseHandle } from '@commerce/db';
+import { ColumnNode, type KyselyPlugin, type QueryId, type UpdateQueryNode } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createNotificationsTestDatabase,
@@ -263,7 +264,7 @@ describe('deliverOutboxRowNow leases', () => {
     vi.useRealTimers();
   });
 
-  it('renews its 15 s lease while the send runs, so the worker never takes the row however long the send lasts', async () => {
+  it('renews its 15 s lease every 5 s while the send runs, and the worker never takes the row meanwhile', async () => {
     const id = await queueTestEmail();
     // Past the hold: only the lease keeps the worker away.
     clock.advance(IMMEDIATE_DELIVERY_HOLD_MS);
@@ -280,9 +281,9 @@ describe('deliverOutboxRowNow leases', () => {
 
     const workerTransport = recordingTransport();
     const worker = createOutboxWorker({ db: handle.db, transport: workerTransport, clock });
-    // 80 s of sending, longer than the old 60 s lease: a renewal every 5 s.
-    for (let tick = 0; tick < 16; tick++) {
-      clock.advance(5000);
+    // 9 s of sending, within its 10 s timeout: a renewal every 5 s of its timer.
+    for (let tick = 0; tick < 3; tick++) {
+      clock.advance(3000);
       await vi.advanceTimersByTimeAsync(5000);
       await leaseEndsAt(id, clock.now().getTime() + 15_000);
       expect((await worker.runOnce()).claimed).toBe(0);
@@ -328,11 +329,91 @@ describe('deliverOutboxRowNow leases', () => {
     await Promise.allSettled([delivery]);
     expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2 });
   });
+
+  it('does not send when a slow claim left less lease than a send and renewing fails; the worker sends it once the lease lapses', async () => {
+    const id = await queueTestEmail('carol@shop.example');
+    let claimedAt = 0;
+    const claims = new Set<QueryId>();
+    // The claim takes 6 s to come back (a saturated pool), then the database refuses renewals.
+    const slowDatabase: KyselyPlugin = {
+      transformQuery(args) {
+        if (args.node.kind === 'UpdateQueryNode') {
+          const columns = updatedColumns(args.node);
+          if (columns.length === 1 && columns[0] === 'locked_until') {
+            throw new Error('Connection terminated unexpectedly');
+          }
+          if (columns.includes('attempts')) claims.add(args.queryId);
+        }
+        return args.node;
+      },
+      async transformResult(args) {
+        if (claims.delete(args.queryId)) {
+          claimedAt = clock.now().getTime();
+          clock.advance(6000);
+        }
+        return args.result;
+      },
+    };
+    const transport = recordingTransport();
+    const logger = recordingLogger();
+
+    const failure = await failureOf(
+      deliverOutboxRowNow(
+        handle.db.withPlugin(slowDatabase),
+        transport,
+        { organizationId: ORG_ID, outboxId: id },
+        clock,
+        { logger },
+      ),
+    );
+    expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(transport.sent).toHaveLength(0);
+    const left = await readOutboxRow(handle.db, id);
+    expect(left).toMatchObject({ status: 'PROCESSING', attempts: 1 });
+    expect(left.locked_until?.getTime()).toBe(claimedAt + 15_000);
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      obj: expect.objectContaining({ outboxId: id, attempts: 1 }),
+      msg: 'email not sent now: its lease could not be confirmed for a whole send',
+    });
+    expect(logger.text()).not.toMatch(/carol@|Thank you/);
+    expect(vi.getTimerCount()).toBe(0);
+
+    // At least once: the worker sends it when the lease has lapsed, and not before.
+    const workerTransport = recordingTransport();
+    const worker = createOutboxWorker({ db: handle.db, transport: workerTransport, clock });
+    expect((await worker.runOnce()).claimed).toBe(0);
+    clock.advance(9_001);
+    expect(await worker.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(workerTransport.callsById.get(id)).toBe(1);
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2 });
+  });
+
+  it('refuses a delivery timeout that is not shorter than the lease, before claiming', async () => {
+    const id = await queueTestEmail();
+    const transport = recordingTransport();
+    await expect(
+      deliverOutboxRowNow(handle.db, transport, { organizationId: ORG_ID, outboxId: id }, clock, {
+        leaseMs: 15_000,
+        deliveryTimeoutMs: 20_000,
+      }),
+    ).rejects.toThrow('deliveryTimeoutMs (20000 ms) must be shorter than leaseMs (15000 ms)');
+    expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'PENDING', attempts: 0 });
+  });
 });
+
+/** The columns an UPDATE sets: a renewal sets `locked_until` alone, a claim `attempts` too. */
+function updatedColumns(node: UpdateQueryNode): (string | undefined)[] {
+  return (node.updates ?? []).map((update) =>
+    ColumnNode.is(update.column) ? update.column.column.name : undefined,
+  );
+}
 
 /** Waits, without a timer, until the delivery under test has reached its transport. */
 async function waitUntil(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 10_000 && !condition(); turn++) {
+  // Bounded by time, not turns: on a loaded machine PostgreSQL may take many turns to answer.
+  const deadline = Date.now() + 10_000;
+  while (!condition() && Date.now() < deadline) {
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (!condition()) throw new Error('condition never became true');

@@ -3,7 +3,12 @@ import type { Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { EMAIL_OUTBOX_KIND, type EnqueueEmailInput, enqueueEmail } from './enqueue-email.ts';
 import { describeDeliveryFailure, isPermanentDeliveryError } from './errors.ts';
-import { createLeaseHeartbeat, DEFAULT_OUTBOX_LEASE_MS } from './outbox-lease.ts';
+import {
+  createLeaseHeartbeat,
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  DEFAULT_OUTBOX_LEASE_MS,
+  type LeaseHeartbeat,
+} from './outbox-lease.ts';
 import { storedMessageSchema, withTimeout } from './outbox-worker.ts';
 import { type DeliveryContext, type EmailTransport, type Logger, silentLogger } from './types.ts';
 
@@ -47,7 +52,11 @@ export interface DeliverNowOptions {
   leaseMs?: number;
   /** Time between lease renewals while the send runs (default a third of `leaseMs`). */
   heartbeatMs?: number;
-  /** A send still running after this fails as unreachable (default 20 s; may exceed the lease, which is renewed). */
+  /**
+   * A send still running after this fails as unreachable (default 10 s).
+   * Shorter than `leaseMs`: the send starts only while the row's confirmed
+   * lease outlasts it, as in the worker.
+   */
   deliveryTimeoutMs?: number;
 }
 
@@ -69,14 +78,18 @@ interface ClaimedRow {
  * the outcome in its own response (an email template's send-test). The row
  * goes through the worker's states: claimed (`for update skip locked`, then
  * PROCESSING with a lease and one more attempt; the lease is renewed while
- * the send runs, as the worker does), sent outside any transaction, then
+ * the send runs, and the send starts only while that lease surely outlasts
+ * it, as the worker does), sent outside any transaction, then
  * DONE, or FAILED on any failure, its rendered payload cleared either way.
  * It is never put back for a retry: the caller reports the failure now, and
  * a copy arriving later would surprise whoever retried.
  *
  * Throws AppError PROVIDER_ERROR (502) when the provider refused the message
  * for good (`PermanentDeliveryError`), PROVIDER_UNAVAILABLE (503) for any
- * other failure (unreachable, timed out, deferred).
+ * other failure (unreachable, timed out, deferred). Throws
+ * SERVICE_UNAVAILABLE (503), without sending, when the lease could not be
+ * confirmed for a whole send (the database was slow or failing): that row
+ * stays PROCESSING and the worker sends it once its lease lapses.
  */
 export async function deliverOutboxRowNow(
   db: Kysely<Database>,
@@ -87,23 +100,24 @@ export async function deliverOutboxRowNow(
 ): Promise<DeliverNowResult> {
   const logger = options.logger ?? silentLogger;
   const leaseMs = options.leaseMs ?? DEFAULT_OUTBOX_LEASE_MS;
-  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 20_000;
-  if (!(deliveryTimeoutMs > 0)) throw new Error('deliveryTimeoutMs must be positive');
-  // Checks leaseMs and the interval before anything is claimed.
+  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  // Checks leaseMs, the interval and deliveryTimeoutMs (shorter than the lease) before anything is claimed.
   const heartbeat = createLeaseHeartbeat({
     db,
     clock,
     leaseMs,
     intervalMs: options.heartbeatMs ?? Math.floor(leaseMs / 3),
+    deliveryTimeoutMs,
     logger,
   });
 
-  const row = await claim(db, ref, new Date(clock.now().getTime() + leaseMs));
+  const leaseEnd = new Date(clock.now().getTime() + leaseMs);
+  const row = await claim(db, ref, leaseEnd);
   // Another claim holds it, or it was delivered already: nothing this call may report as its own.
   if (!row) throw new Error('The outbox row is not pending');
-  heartbeat.hold(row);
+  heartbeat.hold(row, leaseEnd);
   try {
-    return await deliverClaimed(db, transport, row, clock, { logger, deliveryTimeoutMs });
+    return await deliverClaimed(db, transport, row, clock, { logger, deliveryTimeoutMs, heartbeat });
   } finally {
     heartbeat.release(row);
   }
@@ -114,9 +128,9 @@ async function deliverClaimed(
   transport: EmailTransport,
   row: ClaimedRow,
   clock: Clock,
-  options: { logger: Logger; deliveryTimeoutMs: number },
+  options: { logger: Logger; deliveryTimeoutMs: number; heartbeat: LeaseHeartbeat },
 ): Promise<DeliverNowResult> {
-  const { logger, deliveryTimeoutMs } = options;
+  const { logger, deliveryTimeoutMs, heartbeat } = options;
 
   const logFields = {
     outboxId: row.id,
@@ -137,6 +151,15 @@ async function deliverClaimed(
     ...(typeof templateType === 'string' ? { templateType } : {}),
   };
 
+  // Not sent unless the lease surely outlasts the send (a slow claim, or the database failing to renew):
+  // the row is left to its lease, and the worker sends it once that lapses.
+  if (!(await heartbeat.readyToSend(row))) {
+    logger.warn(logFields, 'email not sent now: its lease could not be confirmed for a whole send');
+    throw new AppError(
+      'SERVICE_UNAVAILABLE',
+      'The email could not be sent now; it stays queued and is delivered shortly',
+    );
+  }
   try {
     await withTimeout(() => transport.send(message.data, context), deliveryTimeoutMs);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { ManualClock } from '@commerce/core';
 import type { Database, DatabaseHandle } from '@commerce/db';
-import type { Kysely, KyselyPlugin, QueryId } from 'kysely';
+import { ColumnNode, type Kysely, type KyselyPlugin, type QueryId, type UpdateQueryNode } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createNotificationsTestDatabase,
@@ -463,8 +463,8 @@ describe('outbox leases', () => {
     await waitUntil(() => doomedTransport.sent.length === 1);
     expect((await readOutboxRow(handle.db, id)).locked_until?.getTime()).toBe(clock.now().getTime() + 15_000);
 
-    // Alive for 20 s: a renewal every 5 s.
-    for (let tick = 0; tick < 4; tick++) await heartbeatTick(doomed, 5000);
+    // Alive for 8 s, within its send's 10 s timeout: a renewal every 5 s of its timer.
+    for (let tick = 0; tick < 2; tick++) await heartbeatTick(doomed, 4000, 5000);
     expect((await readOutboxRow(handle.db, id)).locked_until?.getTime()).toBe(clock.now().getTime() + 15_000);
 
     doomed.kill();
@@ -485,32 +485,46 @@ describe('outbox leases', () => {
     expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 2 });
   });
 
-  it('renews all of a live worker’s claims in one statement per tick, so a send longer than the lease keeps its rows', async () => {
+  it('renews all of a live worker’s claims in one statement per tick, so rows waiting longer than the lease for a send slot keep their claims and are sent', async () => {
     const ids = [
       await enqueueSignInEmail(handle.db, clock),
       await enqueueSignInEmail(handle.db, clock),
       await enqueueSignInEmail(handle.db, clock),
     ];
     const live = workerProcess(handle.db);
-    const release = deferred();
-    const slowTransport = recordingTransport(() => release.promise);
-    const worker = createOutboxWorker({ db: live.db, transport: slowTransport, clock, leaseMs: 15_000 });
+    const sends = [deferred(), deferred(), deferred()];
+    let started = 0;
+    const slowTransport = recordingTransport(() => sends[started++]!.promise);
+    const logger = recordingLogger();
+    // One send at a time, each lasting 10 s, under its 12 s timeout: the last row waits 20 s for its slot.
+    const worker = createOutboxWorker({
+      db: live.db,
+      transport: slowTransport,
+      clock,
+      logger,
+      concurrency: 1,
+      batchSize: 3,
+      deliveryTimeoutMs: 12_000,
+    });
     const run = worker.runOnce();
-    await waitUntil(() => slowTransport.sent.length === 3);
 
     const otherTransport = recordingTransport();
-    const other = createOutboxWorker({ db: handle.db, transport: otherTransport, clock, leaseMs: 15_000 });
-    // A minute of sending: four times the lease.
-    for (let tick = 0; tick < 12; tick++) {
-      const updatesBefore = live.updates;
-      expect(await heartbeatTick(live, 5000)).toBe(3);
-      expect(live.updates - updatesBefore).toBe(1);
-      expect(await other.runOnce()).toMatchObject({ claimed: 0 });
+    const other = createOutboxWorker({ db: handle.db, transport: otherTransport, clock });
+    for (let send = 0; send < 3; send++) {
+      await waitUntil(() => slowTransport.sent.length === send + 1);
+      for (let tick = 0; tick < 2; tick++) {
+        const updatesBefore = live.updates;
+        // The rows not yet finished, sending or waiting, in one statement.
+        expect(await heartbeatTick(live, 5000)).toBe(3 - send);
+        expect(live.updates - updatesBefore).toBe(1);
+        expect(await other.runOnce()).toMatchObject({ claimed: 0 });
+      }
+      sends[send]!.resolve();
     }
-    expect(otherTransport.sent).toHaveLength(0);
-
-    release.resolve();
     expect(await run).toMatchObject({ claimed: 3, delivered: 3 });
+    expect(slowTransport.sent.map((sent) => sent.context.outboxId)).toEqual(ids);
+    expect(otherTransport.sent).toHaveLength(0);
+    expect(logger.lines.filter((line) => line.level !== 'info')).toEqual([]);
     for (const id of ids) {
       expect(await readOutboxRow(handle.db, id)).toMatchObject({
         status: 'DONE',
@@ -523,6 +537,104 @@ describe('outbox leases', () => {
     const updatesAfter = live.updates;
     await vi.advanceTimersByTimeAsync(20_000);
     expect(live.updates).toBe(updatesAfter);
+  });
+
+  it('does not send a row whose renewals fail once its confirmed lease is shorter than a send, and leaves it to its lease', async () => {
+    const claimedAt = clock.now().getTime();
+    const first = await enqueueSignInEmail(handle.db, clock);
+    const second = await enqueueSignInEmail(handle.db, clock, { to: 'bob@example.com' });
+    const live = workerProcess(handle.db);
+    const firstSend = deferred();
+    const transport = recordingTransport((_, context) =>
+      context.outboxId === first ? firstSend.promise : Promise.resolve(),
+    );
+    const logger = recordingLogger();
+    // The defaults: a 15 s lease renewed every 5 s, a 10 s send timeout. One send at a time.
+    const worker = createOutboxWorker({
+      db: live.db,
+      transport,
+      clock,
+      logger,
+      concurrency: 1,
+      batchSize: 2,
+    });
+    const run = worker.runOnce();
+    await waitUntil(() => transport.sent.length === 1);
+    expect(transport.sent[0]?.context.outboxId).toBe(first);
+
+    // The database stops taking renewals (a failover, a saturated pool): the tick at 5 s fails.
+    live.failRenewals = true;
+    clock.advance(5000);
+    await vi.advanceTimersByTimeAsync(5000);
+    await waitUntil(() => live.failedRenewals === 1);
+    // The first send ends. The second row has 10 s of confirmed lease, less than its 10 s timeout and margin;
+    // renewing it now fails too, so it is not sent.
+    firstSend.resolve();
+    expect(await run).toMatchObject({ claimed: 2, delivered: 1, retried: 0, failed: 0 });
+    expect(live.failedRenewals).toBe(2);
+    expect(transport.callsById.get(second)).toBeUndefined();
+    const left = await readOutboxRow(handle.db, second);
+    expect(left).toMatchObject({ status: 'PROCESSING', attempts: 1 });
+    expect(left.locked_until?.getTime()).toBe(claimedAt + 15_000);
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      obj: expect.objectContaining({ outboxId: second, attempts: 1 }),
+      msg: 'email not sent: its lease could not be confirmed for a whole send',
+    });
+    expect(logger.text()).not.toMatch(/bob@|Your code is/);
+
+    // At least once: a later claim sends it when its lease has lapsed, and not before.
+    const rescuerTransport = recordingTransport();
+    const rescuer = createOutboxWorker({ db: handle.db, transport: rescuerTransport, clock });
+    expect(await rescuer.runOnce()).toMatchObject({ claimed: 0 });
+    clock.advance(10_001);
+    expect(await rescuer.runOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(rescuerTransport.callsById.get(second)).toBe(1);
+    expect(await readOutboxRow(handle.db, second)).toMatchObject({ status: 'DONE', attempts: 2 });
+  });
+
+  it('does not send a row whose renewal returns nothing because another claim took it', async () => {
+    const first = await enqueueSignInEmail(handle.db, clock);
+    const second = await enqueueSignInEmail(handle.db, clock);
+    const stalled = workerProcess(handle.db);
+    const firstSend = deferred();
+    const transport = recordingTransport((_, context) =>
+      context.outboxId === first ? firstSend.promise : Promise.resolve(),
+    );
+    const logger = recordingLogger();
+    const worker = createOutboxWorker({
+      db: stalled.db,
+      transport,
+      clock,
+      logger,
+      concurrency: 1,
+      batchSize: 2,
+    });
+    const run = worker.runOnce();
+    await waitUntil(() => transport.sent.length === 1);
+
+    // Its heartbeat does not run for longer than the lease (a stalled process): another worker claims both rows.
+    clock.advance(15_001);
+    const otherSends = deferred();
+    const otherTransport = recordingTransport(() => otherSends.promise);
+    const other = createOutboxWorker({ db: handle.db, transport: otherTransport, clock });
+    const otherRun = other.runOnce();
+    await waitUntil(() => otherTransport.sent.length === 2);
+
+    // The first send ends; renewing the second row before its send returns nothing, so it is not sent twice.
+    firstSend.resolve();
+    expect(await run).toMatchObject({ claimed: 2, delivered: 0 });
+    expect(transport.callsById.get(second)).toBeUndefined();
+    expect(logger.lines).toContainEqual({
+      level: 'warn',
+      obj: expect.objectContaining({ outboxId: second, attempts: 1 }),
+      msg: 'email not sent: its lease could not be confirmed for a whole send',
+    });
+
+    otherSends.resolve();
+    expect(await otherRun).toMatchObject({ claimed: 2, delivered: 2 });
+    expect(otherTransport.callsById.get(second)).toBe(1);
+    expect(await readOutboxRow(handle.db, second)).toMatchObject({ status: 'DONE', attempts: 2 });
   });
 
   it('never renews a row whose lease passed to another claim', async () => {
@@ -539,7 +651,13 @@ describe('outbox leases', () => {
     const freshSend = deferred();
     const freshTransport = recordingTransport(() => freshSend.promise);
     const live = workerProcess(handle.db);
-    const fresh = createOutboxWorker({ db: live.db, transport: freshTransport, clock, leaseMs: 10_000 });
+    const fresh = createOutboxWorker({
+      db: live.db,
+      transport: freshTransport,
+      clock,
+      leaseMs: 10_000,
+      deliveryTimeoutMs: 5000,
+    });
     const freshRun = fresh.runOnce();
     await waitUntil(() => freshTransport.sent.length === 1);
     expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'PROCESSING', attempts: 2 });
@@ -565,10 +683,10 @@ describe('outbox leases', () => {
     const worker = createOutboxWorker({ db: live.db, transport, clock, pollIntervalMs: 3_600_000 });
     worker.start();
     await waitUntil(() => transport.sent.length === 1);
-    expect(await heartbeatTick(live, 5000)).toBe(1);
+    expect(await heartbeatTick(live, 4000, 5000)).toBe(1);
 
     const stopped = worker.stop();
-    expect(await heartbeatTick(live, 5000)).toBe(1);
+    expect(await heartbeatTick(live, 4000, 5000)).toBe(1);
     release.resolve();
     await stopped;
     expect(await readOutboxRow(handle.db, id)).toMatchObject({ status: 'DONE', attempts: 1 });
@@ -581,6 +699,16 @@ describe('outbox leases', () => {
       /shorter than leaseMs/,
     );
   });
+
+  it('refuses a delivery timeout that is not shorter than the lease', () => {
+    const transport = recordingTransport();
+    expect(() => createOutboxWorker({ db: handle.db, transport, deliveryTimeoutMs: 15_000 })).toThrow(
+      'deliveryTimeoutMs (15000 ms) must be shorter than leaseMs (15000 ms)',
+    );
+    expect(() =>
+      createOutboxWorker({ db: handle.db, transport, leaseMs: 60_000, deliveryTimeoutMs: 30_000 }),
+    ).not.toThrow();
+  });
 });
 
 interface WorkerProcess {
@@ -590,6 +718,10 @@ interface WorkerProcess {
   updates: number;
   /** Rows changed by its last UPDATE. */
   lastUpdatedRows: number;
+  /** While true, its lease renewals fail as if the database were unreachable; other statements run. */
+  failRenewals: boolean;
+  /** Renewals failed that way. */
+  failedRenewals: number;
   /** The process dies: every query it makes from now on fails. */
   kill(): void;
 }
@@ -600,7 +732,13 @@ function workerProcess(db: Kysely<Database>): WorkerProcess {
   const plugin: KyselyPlugin = {
     transformQuery(args) {
       if (dead) throw new Error('the process is dead');
-      if (args.node.kind === 'UpdateQueryNode') updateIds.add(args.queryId);
+      if (args.node.kind === 'UpdateQueryNode') {
+        if (seen.failRenewals && isRenewal(args.node)) {
+          seen.failedRenewals += 1;
+          throw new Error('Connection terminated unexpectedly');
+        }
+        updateIds.add(args.queryId);
+      }
       return args.node;
     },
     async transformResult(args) {
@@ -615,11 +753,21 @@ function workerProcess(db: Kysely<Database>): WorkerProcess {
     db: db.withPlugin(plugin),
     updates: 0,
     lastUpdatedRows: 0,
+    failRenewals: false,
+    failedRenewals: 0,
     kill() {
       dead = true;
     },
   };
   return seen;
+}
+
+/** A lease renewal: an UPDATE of `locked_until` alone (a claim or an outcome sets `status` too). */
+function isRenewal(node: UpdateQueryNode): boolean {
+  const columns = (node.updates ?? []).map((update) =>
+    ColumnNode.is(update.column) ? update.column.column.name : undefined,
+  );
+  return columns.length === 1 && columns[0] === 'locked_until';
 }
 
 /**
@@ -664,7 +812,9 @@ function inFlightCounter(): { max: number; around(send: () => Promise<unknown>):
 
 /** Waits, without a timer, until the worker under test has reached its transport. */
 async function waitUntil(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 10_000 && !condition(); turn++) {
+  // Bounded by time, not turns: on a loaded machine PostgreSQL may take many turns to answer.
+  const deadline = Date.now() + 10_000;
+  while (!condition() && Date.now() < deadline) {
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (!condition()) throw new Error('condition never became true');

@@ -4,7 +4,11 @@ import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { EMAIL_OUTBOX_KIND } from './enqueue-email.ts';
 import { describeDeliveryFailure, isPermanentDeliveryError, TransientDeliveryError } from './errors.ts';
-import { createLeaseHeartbeat, DEFAULT_OUTBOX_LEASE_MS } from './outbox-lease.ts';
+import {
+  createLeaseHeartbeat,
+  DEFAULT_DELIVERY_TIMEOUT_MS,
+  DEFAULT_OUTBOX_LEASE_MS,
+} from './outbox-lease.ts';
 import { type DeliveryContext, type EmailTransport, type Logger, silentLogger } from './types.ts';
 
 export interface OutboxWorkerOptions {
@@ -38,8 +42,9 @@ export interface OutboxWorkerOptions {
   retentionDays?: number;
   /**
    * A send still running after this is abandoned as a transient failure
-   * (default 30 s). It may be longer than the lease: the heartbeat renews the
-   * row until the delivery ends.
+   * (default 10 s). Shorter than `leaseMs`: a send starts only while its
+   * row's confirmed lease outlasts this plus a margin, so it ends before the
+   * row could be claimed again, whether or not renewals land meanwhile.
    */
   deliveryTimeoutMs?: number;
   /** Least time between two prunes by this worker. */
@@ -115,7 +120,8 @@ interface ClaimedRow {
   payload: Record<string, unknown> | null;
 }
 
-type Outcome = 'delivered' | 'retried' | 'failed' | 'superseded';
+/** `unsent`: the row's lease could not be confirmed for a whole send; it is left to its lease. */
+type Outcome = 'delivered' | 'retried' | 'failed' | 'superseded' | 'unsent';
 
 export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const { db, transport } = options;
@@ -132,7 +138,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   };
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const retentionMs = (options.retentionDays ?? 7) * DAY_MS;
-  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? 30_000;
+  const deliveryTimeoutMs = options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const random = options.random ?? Math.random;
 
@@ -145,21 +151,27 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new Error('maxAttempts must be a positive integer');
   }
-  if (!(deliveryTimeoutMs > 0)) throw new Error('deliveryTimeoutMs must be positive');
-  // Checks leaseMs and heartbeatMs.
-  const heartbeat = createLeaseHeartbeat({ db, clock, leaseMs, intervalMs: heartbeatMs, logger });
+  // Checks leaseMs, heartbeatMs and deliveryTimeoutMs (shorter than the lease).
+  const heartbeat = createLeaseHeartbeat({
+    db,
+    clock,
+    leaseMs,
+    intervalMs: heartbeatMs,
+    deliveryTimeoutMs,
+    logger,
+  });
 
   let lastPruneAt: number | undefined;
 
   /** Claims up to `limit` due rows; the heartbeat renews each until `settle` has finished with it. */
   async function claim(now: Date, limit: number): Promise<ClaimedRow[]> {
-    const claimed = await claimRows(now, limit);
-    for (const row of claimed) heartbeat.hold(row);
+    const leaseEnd = new Date(now.getTime() + leaseMs);
+    const claimed = await claimRows(now, leaseEnd, limit);
+    for (const row of claimed) heartbeat.hold(row, leaseEnd);
     return claimed;
   }
 
-  async function claimRows(now: Date, limit: number): Promise<ClaimedRow[]> {
-    const leaseEnd = new Date(now.getTime() + leaseMs);
+  async function claimRows(now: Date, leaseEnd: Date, limit: number): Promise<ClaimedRow[]> {
     return db.transaction().execute(async (trx) => {
       // Only `trx` in here: the embedded database is one connection, held by this transaction.
       const due = await trx
@@ -265,6 +277,11 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       outboxId: row.id,
       ...(typeof templateType === 'string' ? { templateType } : {}),
     };
+    // A row that waited for a send slot may have had its renewals fail; one whose lease may lapse mid-send is not sent.
+    if (!(await heartbeat.readyToSend(row))) {
+      logger.warn(logFields(row), 'email not sent: its lease could not be confirmed for a whole send');
+      return 'unsent';
+    }
     try {
       await withTimeout(() => transport.send(message.data, context), deliveryTimeoutMs);
     } catch (error) {
@@ -307,7 +324,8 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   /**
    * Delivers one claimed row and records its outcome; undefined when the
    * outcome could not be recorded (the row stays PROCESSING, is no longer
-   * renewed, and its lease expiring hands it to a later claim).
+   * renewed, and its lease expiring hands it to a later claim). `unsent` rows
+   * are left to their lease the same way.
    */
   async function settle(row: ClaimedRow): Promise<Outcome | undefined> {
     try {
@@ -347,7 +365,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const lane = async () => {
       while (next < claimed.length) {
         const outcome = await settle(claimed[next++]!);
-        if (outcome !== undefined && outcome !== 'superseded') result[outcome] += 1;
+        if (outcome !== undefined && outcome !== 'superseded' && outcome !== 'unsent') result[outcome] += 1;
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
