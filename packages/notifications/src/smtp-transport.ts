@@ -10,8 +10,9 @@ export interface SmtpTransportOptions {
   greetingTimeoutMs?: number;
   /**
    * Inactivity limit of a connection. nodemailer's default is an hour; a
-   * stalled send must end well inside the outbox lease, or another worker
-   * would deliver the row a second time while this one still waits.
+   * stalled send must end inside the outbox's delivery timeout (10 s), which
+   * only stops waiting for it: a send still running after its row's lease
+   * lapsed could be sent a second time by another worker.
    */
   socketTimeoutMs?: number;
   /** Told of a failure of the transport itself, outside any send (a pooled connection that died). */
@@ -35,9 +36,9 @@ export function createSmtpTransport(
   const defaults: Record<string, string> = {
     pool: 'true',
     maxConnections: String(options.maxConnections ?? 3),
-    connectionTimeout: String(options.connectionTimeoutMs ?? 10_000),
-    greetingTimeout: String(options.greetingTimeoutMs ?? 10_000),
-    socketTimeout: String(options.socketTimeoutMs ?? 20_000),
+    connectionTimeout: String(options.connectionTimeoutMs ?? 5_000),
+    greetingTimeout: String(options.greetingTimeoutMs ?? 5_000),
+    socketTimeout: String(options.socketTimeoutMs ?? 8_000),
   };
   for (const [key, value] of Object.entries(defaults)) {
     if (!url.searchParams.has(key)) url.searchParams.set(key, value);
