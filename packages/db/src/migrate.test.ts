@@ -28,17 +28,19 @@ describe.skipIf(!url)('migrating a database in use', () => {
   };
 
   /**
-   * Runs `migrate` holding the test databases' shared schema lock (as `createTestDatabase` does):
-   * the migrator reads the tables of every schema, and another test file dropping its schema
-   * meanwhile would fail that read.
+   * Runs `migrate` holding the test databases' schema lock (as `createTestDatabase` does): the
+   * migrator reads the tables of every schema, so a migration that creates tables takes the lock
+   * shared (other test files' migrations may run beside it) and one that drops tables takes it
+   * exclusive, as a schema drop does, so that no other file's migrator reads the catalog meanwhile.
    */
-  const underSchemaLock = async <T>(migrate: () => Promise<T>): Promise<T> => {
+  const underSchemaLock = async <T>(mode: 'shared' | 'exclusive', migrate: () => Promise<T>): Promise<T> => {
     const locker = await connect();
-    await locker.query('select pg_advisory_lock_shared(7201002)');
+    const suffix = mode === 'shared' ? '_shared' : '';
+    await locker.query(`select pg_advisory_lock${suffix}(7201002)`);
     try {
       return await migrate();
     } finally {
-      await locker.query('select pg_advisory_unlock_shared(7201002)');
+      await locker.query(`select pg_advisory_unlock${suffix}(7201002)`);
     }
   };
 
@@ -51,7 +53,7 @@ describe.skipIf(!url)('migrating a database in use', () => {
       provider: { getMigrations: async () => migrations },
       migrationTableSchema: schema,
     });
-    const { error } = await underSchemaLock(() => migrator.migrateTo(previous));
+    const { error } = await underSchemaLock('exclusive', () => migrator.migrateTo(previous));
     if (error) throw error;
   };
 
@@ -84,7 +86,7 @@ describe.skipIf(!url)('migrating a database in use', () => {
     await report.query('select count(*) from bookings');
 
     let finished = false;
-    const migrating = underSchemaLock(() =>
+    const migrating = underSchemaLock('shared', () =>
       migrateToLatest(handle.db, { schema, lockTimeoutMs: 300, retryForMs: 30_000 }),
     ).then(() => {
       finished = true;
@@ -110,7 +112,7 @@ describe.skipIf(!url)('migrating a database in use', () => {
     await report.query('begin');
     await report.query('select count(*) from bookings');
     try {
-      const failure = await underSchemaLock(() =>
+      const failure = await underSchemaLock('shared', () =>
         migrateToLatest(handle.db, { schema, lockTimeoutMs: 100, retryForMs: 400 }),
       ).then(
         () => undefined,
@@ -122,7 +124,7 @@ describe.skipIf(!url)('migrating a database in use', () => {
     } finally {
       await report.query('commit');
     }
-    await underSchemaLock(() => migrateToLatest(handle.db, { schema }));
+    await underSchemaLock('shared', () => migrateToLatest(handle.db, { schema }));
     expect(await hasColumn('bookings', 'client_key')).toBe(true);
   });
 });
