@@ -42,6 +42,20 @@ describe('loadConfig defaults', () => {
     expect(config.checkout.maxHeldUnitsPerClient).toBe(20);
   });
 
+  it('defaults HOSTED_CHECKOUT_URL to the hosted app on the port the gateway listens on', () => {
+    const config = loadConfig({ PORT: '45321' });
+    expect(config.port).toBe(45321);
+    expect(config.hostedCheckoutUrl).toBe('http://localhost:45321/hosted/{orgSlug}');
+    expect(loadConfig({ PORT: '45321', HOSTED_CHECKOUT_URL: '' }).hostedCheckoutUrl).toBe(
+      'http://localhost:45321/hosted/{orgSlug}',
+    );
+  });
+
+  it('lets a set HOSTED_CHECKOUT_URL win over PORT', () => {
+    const config = loadConfig({ PORT: '45321', HOSTED_CHECKOUT_URL: 'https://shop.example.com/{orgSlug}/' });
+    expect(config.hostedCheckoutUrl).toBe('https://shop.example.com/{orgSlug}');
+  });
+
   it('seeds the demo and runs the worker in process on the embedded database', () => {
     const config = loadConfig({});
     expect(config.seedDemo).toBe(true);

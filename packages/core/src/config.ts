@@ -45,7 +45,8 @@ const configSchema = z
     DATABASE_URL: optionalUrl,
     DATA_DIR: z.string().default('./.data'),
     DATABASE_POOL_SIZE: positiveInt(10),
-    HOSTED_CHECKOUT_URL: z.url().default('http://localhost:3000/hosted/{orgSlug}'),
+    // Unset: the gateway's own hosted app on the port it listens on (see loadConfig).
+    HOSTED_CHECKOUT_URL: optionalUrl,
     ADMIN_APP_ORIGIN: optionalString.pipe(
       z
         .url({ protocol: /^https?$/ })
@@ -390,6 +391,14 @@ export interface Config {
   shutdownTimeoutMs: number;
 }
 
+/**
+ * HOSTED_CHECKOUT_URL when unset: the hosted app this gateway serves, on the port it listens on, so
+ * the app's own origin is allowed for customer changes and emailed links reach it.
+ */
+export function defaultHostedCheckoutUrl(port: number): string {
+  return `http://localhost:${port}/hosted/{orgSlug}`;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -422,7 +431,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: raw.PORT,
     host: raw.HOST ?? defaultHost(raw.NODE_ENV),
     database: { url: raw.DATABASE_URL, dataDir: raw.DATA_DIR, poolSize: raw.DATABASE_POOL_SIZE },
-    hostedCheckoutUrl: raw.HOSTED_CHECKOUT_URL.replace(/\/$/, ''),
+    hostedCheckoutUrl: (raw.HOSTED_CHECKOUT_URL ?? defaultHostedCheckoutUrl(raw.PORT)).replace(/\/$/, ''),
     adminAppOrigin: raw.ADMIN_APP_ORIGIN,
     merchantJwt: {
       secret: raw.MERCHANT_JWKS_URL ? raw.MERCHANT_JWT_SECRET : (raw.MERCHANT_JWT_SECRET ?? DEV_JWT_SECRET),

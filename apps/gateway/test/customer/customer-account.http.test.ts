@@ -229,6 +229,32 @@ describe('address book', () => {
     }
   });
 
+  it('takes a country from the ISO 3166 list checkout uses: UN and a name are 400, US is saved', async () => {
+    const call = as(await signIn('book-country@example.com'));
+    for (const country of ['UN', 'United States']) {
+      const error = await expectError(
+        await call('POST', '/customer/account/addresses', addressBody({ country })),
+        400,
+        'VALIDATION_FAILED',
+      );
+      expect(error.details?.issues?.[0]?.path).toBe('country');
+      expect(error.details?.issues?.[0]?.message).toMatch(/country code/);
+    }
+    const saved = await ok<Address>(
+      await call('POST', '/customer/account/addresses', addressBody({ country: 'US' })),
+      201,
+    );
+    expect(saved.country).toBe('US');
+    await expectError(
+      await call('PATCH', `/customer/account/addresses/${saved.id}`, { country: 'UN' }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect((await ok<Address>(await call('GET', `/customer/account/addresses/${saved.id}`))).country).toBe(
+      'US',
+    );
+  });
+
   it('keeps one default shipping and one default billing address; a new default clears the old one', async () => {
     const call = as(await signIn('defaults@example.com'));
     const a = await ok<Address>(

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Checkbox } from 'react-aria-components';
+import { CountrySelect, countryName } from '../countries.tsx';
 import { createAddressInputSchema, fieldErrors, updateAddressInputSchema } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
 import { RequireSession } from '../session.tsx';
@@ -140,14 +141,11 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
         defaultValue={address?.postalCode ?? ''}
         maxLength={32}
       />
-      <Field
+      <CountrySelect
+        id={address ? `country-${address.id}` : 'country-new'}
         name="country"
-        label="Country code"
-        description="Two letters, e.g. US, PT"
-        autoComplete="country"
-        isRequired
         defaultValue={address?.country ?? ''}
-        maxLength={2}
+        error={errors.country}
       />
       <Field
         name="phone"
@@ -203,7 +201,7 @@ function AddressCard({ address }: { address: Address }) {
           address.line2,
           [address.postalCode, address.city].filter(Boolean).join(' '),
           address.state,
-          address.country,
+          countryName(address.country),
           address.phone,
         ]
           .filter(Boolean)

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Form } from 'react-aria-components';
-import { COUNTRY_CODES, repriceCheckoutSessionInputSchema } from '../lib/checkout-schemas.ts';
+import { CountrySelect, countryName } from '../countries.tsx';
+import { repriceCheckoutSessionInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
@@ -69,25 +70,6 @@ export function CheckoutPage({ token }: { token: string }) {
   }
 }
 
-const countryNames = (() => {
-  try {
-    return new Intl.DisplayNames(undefined, { type: 'region' });
-  } catch {
-    return undefined;
-  }
-})();
-
-/** The country list, by name in the customer's language. */
-function useCountries() {
-  return useMemo(
-    () =>
-      COUNTRY_CODES.map((code) => ({ code, name: countryNames?.of(code) ?? code })).sort((a, b) =>
-        a.name.localeCompare(b.name),
-      ),
-    [],
-  );
-}
-
 /** A 409 STALE_STATE (prices changed), INSUFFICIENT_STOCK or a validation refusal, as a sentence. */
 function bindFailureText(failure: ApiFailure, session: CheckoutSession): string | undefined {
   if (failure.code === 'STALE_STATE')
@@ -120,7 +102,6 @@ function DetailsStep({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const countries = useCountries();
   const queryKey = trpc.public.checkout.get.queryKey({ token });
   const reprice = useMutation(trpc.public.checkout.reprice.mutationOptions());
   const bind = useMutation(trpc.public.checkout.bind.mutationOptions());
@@ -288,32 +269,12 @@ function DetailsStep({
                   autoComplete="address-level1"
                   defaultValue={address?.state ?? ''}
                 />
-                <div className="field">
-                  <label htmlFor="shipping-country">Country</label>
-                  <select
-                    id="shipping-country"
-                    name="shippingAddress.country"
-                    autoComplete="country"
-                    required
-                    aria-invalid={errors['shippingAddress.country'] ? true : undefined}
-                    aria-describedby={
-                      errors['shippingAddress.country'] ? 'shipping-country-error' : undefined
-                    }
-                    defaultValue={address?.country ?? session.shippingCountry ?? ''}
-                  >
-                    <option value="">Choose a country</option>
-                    {countries.map((country) => (
-                      <option key={country.code} value={country.code}>
-                        {country.name}
-                      </option>
-                    ))}
-                  </select>
-                  {errors['shippingAddress.country'] ? (
-                    <span id="shipping-country-error" className="field-error">
-                      {errors['shippingAddress.country']}
-                    </span>
-                  ) : null}
-                </div>
+                <CountrySelect
+                  id="shipping-country"
+                  name="shippingAddress.country"
+                  defaultValue={address?.country ?? session.shippingCountry ?? ''}
+                  error={errors['shippingAddress.country']}
+                />
               </fieldset>
             ) : null}
             <div className="actions">
@@ -327,10 +288,7 @@ function DetailsStep({
             <fieldset className="card radio-list">
               <legend>Shipping method</legend>
               {session.shippingOptions.length === 0 ? (
-                <p>
-                  This store does not ship to{' '}
-                  {countryNames?.of(session.shippingCountry) ?? session.shippingCountry}.
-                </p>
+                <p>This store does not ship to {countryName(session.shippingCountry)}.</p>
               ) : (
                 session.shippingOptions.map((option) => (
                   <label key={option.id} className="radio">

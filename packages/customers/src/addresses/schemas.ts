@@ -1,3 +1,4 @@
+import { countryCodeSchema } from '@commerce/catalog/schemas';
 import { cursorSchema, limitSchema } from '@commerce/core/schemas';
 import { z } from 'zod';
 
@@ -19,11 +20,8 @@ const addressFields = {
   city: z.string().trim().min(1).max(200).describe('1 to 200'),
   state: optionalText(200, 'State, province or region'),
   postalCode: optionalText(32, 'Postal code'),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter country code')
-    .transform((value) => value.toUpperCase())
-    .describe('ISO 3166-1 alpha-2, e.g. `US` (stored uppercase)'),
+  // The list checkout and shipping zones use: an unassigned code (`UN`) or a name is refused, never cut short.
+  country: countryCodeSchema.describe('ISO 3166-1 alpha-2, e.g. `US` (stored uppercase)'),
   phone: optionalText(50, 'Phone'),
   isDefaultShipping: z
     .boolean()

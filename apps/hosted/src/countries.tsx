@@ -1,0 +1,68 @@
+import { useMemo } from 'react';
+import { COUNTRY_CODES } from './lib/checkout-schemas.ts';
+
+/** Country names in the customer's language (the code itself where the browser has none). */
+export const countryNames = (() => {
+  try {
+    return new Intl.DisplayNames(undefined, { type: 'region' });
+  } catch {
+    return undefined;
+  }
+})();
+
+/** The name of a country code, for showing a saved address. */
+export function countryName(code: string): string {
+  return countryNames?.of(code) ?? code;
+}
+
+/** The country list the server accepts (ISO 3166, as checkout), by name in the customer's language. */
+export function useCountries() {
+  return useMemo(
+    () =>
+      COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
+        a.name.localeCompare(b.name),
+      ),
+    [],
+  );
+}
+
+/** A required select of countries by name, its value the two-letter code; checkout and the address book share it. */
+export function CountrySelect({
+  id,
+  name,
+  defaultValue,
+  error,
+}: {
+  id: string;
+  name: string;
+  defaultValue: string;
+  error: string | undefined;
+}) {
+  const countries = useCountries();
+  return (
+    <div className="field">
+      <label htmlFor={id}>Country</label>
+      <select
+        id={id}
+        name={name}
+        autoComplete="country"
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        defaultValue={defaultValue}
+      >
+        <option value="">Choose a country</option>
+        {countries.map((country) => (
+          <option key={country.code} value={country.code}>
+            {country.name}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <span id={`${id}-error`} className="field-error">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
