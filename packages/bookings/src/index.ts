@@ -65,6 +65,7 @@ export {
   rescheduleBookingInputSchema,
 } from './bookings/merchant-schemas.ts';
 export type { BookingNotifyContext } from './bookings/notify.ts';
+export { bookingManagePath } from './bookings/notify.ts';
 export { paymentLinkPathSchema, paymentLinkSchema, sendBookingPaymentLink } from './bookings/payment-link.ts';
 export { expireBookingPaymentWindows, startBookingSweeps } from './bookings/sweeps.ts';
 export { approveBooking } from './bookings/transitions/approve-booking.ts';

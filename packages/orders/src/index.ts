@@ -79,6 +79,7 @@ export {
   requestReturnActionSchema,
 } from './return-actions/schemas.ts';
 export { requestReturn } from './returns/create-return.ts';
+export { returnsPagePath } from './returns/customer-orders.ts';
 export { getReturn, listOrderReturns, listReturns } from './returns/list-returns.ts';
 export {
   approveReturn,

@@ -192,7 +192,7 @@ function Returns({ orderReference }: { orderReference: string }) {
   if (returns.isPending) return <Loading what="returns" />;
   if (returns.isError) return <FailureNotice failure={readFailure(returns.error)} />;
   return (
-    <section aria-labelledby="returns-title">
+    <section id="returns" aria-labelledby="returns-title">
       <h2 id="returns-title">Returns</h2>
       {returns.data.data.length === 0 ? <p className="muted">No returns for this order.</p> : null}
       <ul className="list">

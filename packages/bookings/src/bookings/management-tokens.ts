@@ -15,7 +15,9 @@ export function managementTokenExpiry(endsAt: Date): Date {
 /**
  * Issues a fresh `m1_` for a booking (stored as its SHA-256 only, expiring 30
  * days after `endsAt`) and revokes the booking's previous unused tokens
- * (neither consumed nor revoked): each email carries the one link that works.
+ * (neither consumed nor revoked): each email carries the one link that works. `keepPrevious`
+ * (the confirmation of a paid booking) revokes none: the link of the "Payment required" email the
+ * customer paid from keeps managing the booking after the payment.
  * A consumed token keeps its recorded result, so its mutation still replays.
  * Answers the plaintext, which only the email carries.
  */
@@ -23,15 +25,17 @@ export async function issueManagementToken(
   trx: Kysely<Database>,
   ctx: BookingClockContext,
   booking: { id: string; endsAt: Date },
+  options: { keepPrevious?: boolean } = {},
 ): Promise<string> {
-  await trx
-    .updateTable('booking_management_tokens')
-    .set({ revoked_at: ctx.at })
-    .where('organization_id', '=', ctx.organizationId)
-    .where('booking_id', '=', booking.id)
-    .where('consumed_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .execute();
+  if (options.keepPrevious !== true)
+    await trx
+      .updateTable('booking_management_tokens')
+      .set({ revoked_at: ctx.at })
+      .where('organization_id', '=', ctx.organizationId)
+      .where('booking_id', '=', booking.id)
+      .where('consumed_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
   const token = newToken('bookingManagement');
   await trx
     .insertInto('booking_management_tokens')

@@ -237,6 +237,52 @@ describe(`booking emails capped per recipient (${testDatabaseKind})`, () => {
     });
   });
 
+  it("keeps the Payment required email's management link working after the payment's CONFIRMED", async () => {
+    const { organizationId, id } = await booking('kept-link');
+    const ctx = { organizationId, at: NOW, email: EMAIL };
+    await db.transaction().execute((trx) =>
+      notifyBookingCustomer(trx, ctx, id, 'PAYMENT_REQUIRED', {
+        paymentUrl: 'https://shop.example/checkout/pay?token=c1_x',
+      }),
+    );
+    const paid = new Date(NOW.getTime() + 60_000);
+    await db
+      .transaction()
+      .execute((trx) =>
+        notifyBookingCustomer(trx, { ...ctx, at: paid }, id, 'CONFIRMED', { afterKeptPayment: true }),
+      );
+    const emails = await outbox(organizationId);
+    const tokens = emails.map(
+      (email) => /\/bookings\/manage\/(m1_[A-Za-z0-9_-]+)/.exec(email.payload.text)?.[1],
+    );
+    expect(tokens).toHaveLength(2);
+    for (const token of tokens) {
+      const row = await db
+        .selectFrom('booking_management_tokens')
+        .select(['revoked_at', 'expires_at'])
+        .where('token_hash', '=', hashToken(token!))
+        .executeTakeFirstOrThrow();
+      expect(row.revoked_at).toBeNull();
+    }
+    // Any other email still carries the one link that works.
+    await db
+      .transaction()
+      .execute((trx) =>
+        notifyBookingCustomer(
+          trx,
+          { ...ctx, at: new Date(paid.getTime() + 1000), sentByMerchant: true },
+          id,
+          'CANCELLED',
+        ),
+      );
+    const revoked = await db
+      .selectFrom('booking_management_tokens')
+      .select('revoked_at')
+      .where('token_hash', '=', hashToken(tokens[0]!))
+      .executeTakeFirstOrThrow();
+    expect(revoked.revoked_at).not.toBeNull();
+  });
+
   it('counts the emails of a booking whose email was proven apart, and never holds back the CONFIRMED of a kept payment', async () => {
     const { organizationId, id } = await booking('mail-cap-proven');
     for (let index = 0; index < 11; index += 1)

@@ -286,7 +286,14 @@ export async function notifyBookingCustomer(
   });
   // Held back: no email, and no new management link (the one last sent stays valid).
   if (!admitted) return;
-  const token = await issueManagementToken(trx, ctx, { id: booking.id, endsAt: new Date(booking.ends_at) });
+  // The CONFIRMED of a payment keeps the earlier links working: the customer paid from the
+  // "Payment required" email, whose management link must outlive the payment.
+  const token = await issueManagementToken(
+    trx,
+    ctx,
+    { id: booking.id, endsAt: new Date(booking.ends_at) },
+    { keepPrevious: extra.afterKeptPayment === true },
+  );
   const manageUrl = customerLink(ctx.email, bookingManagePath(token));
   const paymentUrl = extra.paymentUrl ?? null;
   const defaults = CUSTOMER_COPY[event];

@@ -68,10 +68,9 @@ export async function issueChallenge(
       created_at: scope.at,
     })
     .execute();
-  const action =
-    linkToken === null
-      ? customerLink(scope.email, '/account/verify')
-      : customerLink(scope.email, `/account/verify?token=${linkToken}`);
+  // A code sign-in carries the code only and no button: the shopper types the code where they asked
+  // for it, and `/account/verify` without a token is a dead end (docs/notifications.md).
+  const action = linkToken === null ? null : customerLink(scope.email, `/account/verify?token=${linkToken}`);
   await enqueueTemplatedEmail(db, {
     organizationId: scope.organizationId,
     type: 'CUSTOMER_AUTH',

@@ -99,8 +99,8 @@ const SAMPLE_ORDER_PATH = '/account/orders/or1_0123456789abcdef0123456789abcdef'
 
 const RETURN_VARIABLES = [ORGANIZATION_NAME, CUSTOMER_NAME, ORDER_NUMBER, RETURN_ID] as const;
 const RETURN_ACTION = {
-  description: "The customer's return page",
-  samplePath: `${SAMPLE_ORDER_PATH}/returns`,
+  description: "The returns section of the customer's order page",
+  samplePath: `${SAMPLE_ORDER_PATH}#returns`,
 };
 
 const DEFINITIONS: readonly EmailTemplateDefinition[] = [
@@ -111,7 +111,7 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
       subject: 'Your sign-in code for {{ organization.name }}',
       heading: 'Sign in to {{ organization.name }}',
       bodyText:
-        'Use this code to sign in: {{ auth.code }}\n\nOr use the button below. The code and the link work once and expire in {{ auth.expiresInMinutes }} minutes.\n\nIf you did not ask to sign in, you can ignore this email.',
+        'Use this code to sign in: {{ auth.code }}\n\nIt works once and expires in {{ auth.expiresInMinutes }} minutes.\n\nIf you did not ask to sign in, you can ignore this email.',
       ctaLabel: 'Sign in',
     },
     variables: [
@@ -120,7 +120,10 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
       variable('auth.expiresInMinutes', 'Minutes until the code and the link expire', '15'),
     ],
     requiredVariables: ['auth.code'],
-    action: { description: 'The single-use sign-in link', samplePath: '/account/verify?token=sample' },
+    action: {
+      description: 'The single-use sign-in link of a link sign-in; a code sign-in has no button',
+      samplePath: '/account/verify?token=sample',
+    },
     hasUnsubscribe: false,
   },
   {

@@ -107,6 +107,25 @@ describe('renderEmailTemplate', () => {
     expect(rendered.html).not.toContain('Unsubscribe');
   });
 
+  it('renders a sign-in code email with no button and no sign-in link in either part', () => {
+    const auth = getEmailTemplateDefinition('CUSTOMER_AUTH');
+    const rendered = renderEmailTemplate({
+      definition: auth,
+      copy: auth.defaults,
+      values: sampleMergeValues(auth),
+      links: { action: null },
+      organization,
+    });
+    expect(rendered.text).toContain('Use this code to sign in: 482913');
+    for (const part of [rendered.text, rendered.html]) {
+      expect(part).not.toContain('/account/verify');
+      expect(part).not.toContain('Sign in:');
+      expect(part).not.toContain('button');
+    }
+    expect(bodyOf(rendered.html)).not.toContain('<a href=');
+    expect(rendered.text).toContain('--\nSent by Acme Outfitters.');
+  });
+
   it('keeps the footer and unsubscribe link whatever the copy says, and copy cannot reach the links', () => {
     const copy = { subject: 'Hi', heading: 'Hi', bodyText: 'Only this.', ctaLabel: 'Go' };
     const rendered = renderEmailTemplate({

@@ -13,8 +13,11 @@ export interface EmailOrganization {
 
 /** System links, filled by the sender; never merchant copy. */
 export interface EmailTemplateLinks {
-  /** The call-to-action URL. */
-  action: string;
+  /**
+   * The call-to-action URL, or null for an email with no button (a sign-in code email: the shopper
+   * types the code, there is no link to follow).
+   */
+  action: string | null;
   /** Required for types with an unsubscribe link. */
   unsubscribe?: string | null;
 }
@@ -49,9 +52,9 @@ const TEXT_LAYOUT = textEngine.parse(
     '',
     '{{ bodyText }}',
     '',
-    '{{ ctaLabel }}: {{ links.action }}',
+    '{% if links.action %}{{ ctaLabel }}: {{ links.action }}',
     '',
-    '--',
+    '{% endif %}--',
     '{% for line in footer %}{{ line }}',
     '{% endfor %}{% if links.unsubscribe %}Unsubscribe: {{ links.unsubscribe }}',
     '{% endif %}',
@@ -68,7 +71,7 @@ const HTML_LAYOUT = htmlEngine.parse(
     '<tr><td style="padding:32px 32px 8px;">',
     '<h1 style="margin:0 0 16px;font-size:22px;line-height:28px;">{{ heading }}</h1>',
     '{% for paragraph in paragraphs %}<p style="margin:0 0 16px;font-size:16px;line-height:24px;">{% for line in paragraph %}{{ line }}{% unless forloop.last %}<br>{% endunless %}{% endfor %}</p>',
-    '{% endfor %}<p style="margin:24px 0;"><a href="{{ links.action }}" style="display:inline-block;padding:12px 20px;background:#18181b;color:#ffffff;border-radius:6px;text-decoration:none;font-size:16px;">{{ ctaLabel }}</a></p>',
+    '{% endfor %}{% if links.action %}<p style="margin:24px 0;"><a href="{{ links.action }}" style="display:inline-block;padding:12px 20px;background:#18181b;color:#ffffff;border-radius:6px;text-decoration:none;font-size:16px;">{{ ctaLabel }}</a></p>{% endif %}',
     '</td></tr>',
     '<tr><td style="padding:16px 32px 24px;border-top:1px solid #e4e4e7;font-size:12px;line-height:18px;color:#71717a;">',
     '{% for line in footer %}<p style="margin:0 0 4px;">{{ line }}</p>{% endfor %}',
@@ -107,7 +110,7 @@ export function complianceFooter(
  */
 export function renderEmailTemplate(input: RenderEmailTemplateInput): RenderedEmailTemplate {
   const { definition, organization } = input;
-  const action = requireWebLink(input.links.action, 'action');
+  const action = input.links.action === null ? null : requireWebLink(input.links.action, 'action');
   const unsubscribe = definition.hasUnsubscribe
     ? requireWebLink(input.links.unsubscribe, 'unsubscribe')
     : null;

@@ -80,6 +80,34 @@ describe('enqueueTemplatedEmail', () => {
     expect(payload.html).not.toContain('{orgSlug}');
   });
 
+  it('replaces {orgSlug} in the link values the body prints, in the text and the HTML part', async () => {
+    const { slug } = await handle.db
+      .selectFrom('organizations')
+      .select('slug')
+      .where('id', '=', ORG_ID)
+      .executeTakeFirstOrThrow();
+    const manageUrl = 'http://localhost:3000/hosted/{orgSlug}/bookings/manage/m1_abc';
+    const id = await enqueueTemplatedEmail(handle.db, {
+      organizationId: ORG_ID,
+      type: 'BOOKING_NOTIFICATION',
+      to: 'ada@example.com',
+      values: {
+        'booking.eventTitle': 'Booking confirmed',
+        'booking.eventMessage': 'Your booking is confirmed.',
+        'booking.manageUrl': manageUrl,
+      },
+      links: { action: manageUrl },
+      emailFrom: 'Platform <no-reply@platform.example>',
+      at: clock.now(),
+    });
+    const payload = (await readOutboxRow(handle.db, id)).payload as Record<string, string>;
+    const resolved = `http://localhost:3000/hosted/${slug}/bookings/manage/m1_abc`;
+    expect(payload.text).toContain(`Manage this booking: ${resolved}`);
+    expect(payload.html).toContain(`Manage this booking: ${resolved}`);
+    expect(payload.html).toContain(`href="${resolved}"`);
+    expect(`${payload.text}${payload.html}`).not.toContain('/hosted/{orgSlug}');
+  });
+
   it("uses the merchant's saved copy slot by slot and the support email as reply-to", async () => {
     await handle.db
       .insertInto('organization_settings')

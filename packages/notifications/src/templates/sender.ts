@@ -204,6 +204,7 @@ export async function enqueueTemplatedEmails(
       for (const variable of definition.variables)
         values[variable.name] = message.values[variable.name] ?? '';
       const links = withTenantLinks(message.links, organization.slug);
+      withTenantValueLinks(values, organization.slug);
       const rendered = renderEmailTemplate({ definition, copy, values, links, organization });
       return {
         organizationId: batch.organizationId,
@@ -275,12 +276,24 @@ export function customerLink(config: CustomerEmailConfig, path: string): string 
   return `${config.linkBase.replace(/\/+$/, '')}${path}`;
 }
 
+/**
+ * The merge values that are links (`booking.manageUrl`, `booking.paymentUrl`: an http(s) URL built
+ * on the link base) with `{orgSlug}` replaced by the tenant's slug, as the system links are: the
+ * body copy prints them in both the text and the HTML part. Other values are left as they are.
+ */
+function withTenantValueLinks(values: Record<string, string>, slug: string): Record<string, string> {
+  for (const [name, value] of Object.entries(values))
+    if (value.includes(ORG_SLUG_PLACEHOLDER) && /^https?:\/\//i.test(value))
+      values[name] = tenantLinkBase(value, slug);
+  return values;
+}
+
 /** The email's system links with `{orgSlug}` replaced by the tenant's slug. */
 function withTenantLinks(links: EmailTemplateLinks, slug: string): EmailTemplateLinks {
-  if (!links.action.includes(ORG_SLUG_PLACEHOLDER) && !links.unsubscribe?.includes(ORG_SLUG_PLACEHOLDER))
+  if (!links.action?.includes(ORG_SLUG_PLACEHOLDER) && !links.unsubscribe?.includes(ORG_SLUG_PLACEHOLDER))
     return links;
   return {
-    action: tenantLinkBase(links.action, slug),
+    action: links.action === null ? null : tenantLinkBase(links.action, slug),
     ...(links.unsubscribe === undefined
       ? {}
       : { unsubscribe: links.unsubscribe === null ? null : tenantLinkBase(links.unsubscribe, slug) }),

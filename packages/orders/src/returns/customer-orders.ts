@@ -39,8 +39,11 @@ export async function findCustomerOrder(
   return order;
 }
 
-/** The hosted account page of an order's returns: the link of every RETURN_* email. */
+/**
+ * The returns section of the order's hosted account page (the page has no returns route of its own):
+ * the link of every RETURN_* email.
+ */
 export function returnsPagePath(order: Pick<Order, 'order_reference' | 'order_number'>): string {
   const address = order.order_reference ?? String(order.order_number);
-  return `/account/orders/${address}/returns`;
+  return `/account/orders/${address}#returns`;
 }

@@ -139,7 +139,7 @@ describe('createReturn', () => {
     const payload = email!.payload as { to: string; text: string };
     expect(payload.to).toBe('ada@example.com');
     expect(payload.text).toContain(created.id);
-    expect(payload.text).toContain(`https://shop.example/account/orders/${order.orderReference}/returns`);
+    expect(payload.text).toContain(`https://shop.example/account/orders/${order.orderReference}#returns`);
   });
 
   it('finds the order by its display number too (compatibility)', async () => {
