@@ -420,6 +420,12 @@ describe(`booking holds (${testDatabaseKind})`, () => {
           details: { requirementId, resourceId: boat },
         });
     }
+    // After the winner committed, the unlocked look refuses before any transaction: it names the
+    // resource as the trigger's refusal does.
+    await expect(hold(organizationId, { serviceId: service.id })).rejects.toMatchObject({
+      code: 'CAPACITY_UNAVAILABLE',
+      details: { requirementId, resourceId: boat },
+    });
     const claims = await readLiveClaims(db, { organizationId, at: NOW }, [boat], {
       startsAt: new Date('2026-07-01T00:00:00Z'),
       endsAt: new Date('2026-07-03T00:00:00Z'),

@@ -274,9 +274,12 @@ function planHold(ctx: HoldContext, input: CreateHoldInput, quoted: Quoted | und
       input.resourceSelections,
     );
     if (!assignment.ok) {
+      // A service of one requirement over one resource names that resource whichever check refuses:
+      // this look at the committed claims, or the capacity trigger at commit (`checkedAtCommit`).
+      const resourceId = assignment.resourceId ?? soleResource(service)?.resourceId ?? null;
       throw new AppError('CAPACITY_UNAVAILABLE', undefined, {
         requirementId: assignment.requirementId,
-        ...(assignment.resourceId !== null ? { resourceId: assignment.resourceId } : {}),
+        ...(resourceId !== null ? { resourceId } : {}),
       });
     }
     return assignment;
