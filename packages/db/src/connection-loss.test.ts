@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dropTestSchema } from '../test/database.ts';
 import { fromDatabaseClient, isConnectionLost, isDatabaseUnavailable } from './connection-errors.ts';
 import { type DatabaseHandle, openDatabase } from './open-database.ts';
 
@@ -112,8 +113,8 @@ describe.skipIf(!url)('a PostgreSQL connection that dies', () => {
 
   afterAll(async () => {
     await handle?.close();
-    await admin?.query(`drop schema if exists ${schema} cascade`);
     await admin?.end();
+    if (url) await dropTestSchema(url, schema);
   });
 
   const terminateOwn = async (state?: 'active') => {

@@ -41,11 +41,20 @@ export async function createTestDatabase(options: { poolSize?: number } = {}): P
     ...handle,
     close: async () => {
       await handle.close();
-      await withSchemaLock(url, 'exclusive', async (client) => {
-        await client.query(`drop schema if exists ${schema} cascade`);
-      });
+      await dropTestSchema(url, schema);
     },
   };
+}
+
+/**
+ * Drops a test schema under the exclusive schema lock. Every test that makes a schema of its
+ * own drops it this way: a plain drop can land in the middle of another file's migration, whose
+ * catalog read then fails with "schema does not exist".
+ */
+export async function dropTestSchema(url: string, schema: string): Promise<void> {
+  await withSchemaLock(url, 'exclusive', async (client) => {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  });
 }
 
 const SCHEMA_LOCK = 7201002;
