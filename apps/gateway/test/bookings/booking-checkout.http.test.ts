@@ -1,5 +1,6 @@
 import { createPaymentEventBody, signWebhookPayload } from '@commerce/payments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoomService } from '../support/bookings.ts';
 import { createHarness, expectError, type Harness } from '../support/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
@@ -20,31 +21,7 @@ async function ok<T>(response: Response, status: number): Promise<T> {
 }
 
 async function service(fixture: RoleFixture, slug: string, extra: Record<string, unknown>): Promise<string> {
-  const resource = await ok<{ id: string }>(
-    await fixture.call('owner', 'POST', '/merchant/booking-resources', {
-      name: slug,
-      kind: 'SPACE',
-      capacity: 3,
-    }),
-    201,
-  );
-  const daily = [{ start: '09:00', end: '17:00' }];
-  const created = await ok<{ id: string }>(
-    await fixture.call('owner', 'POST', '/merchant/booking-services', {
-      slug,
-      name: 'Room',
-      status: 'ACTIVE',
-      periodMode: 'FIXED_DURATION',
-      timezone: 'Europe/Lisbon',
-      durations: { choicesMinutes: [60] },
-      availability: { weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily } },
-      requirements: [{ name: 'Room', resourceIds: [resource.id], units: { mode: 'PER_BOOKING', count: 1 } }],
-      pricing: { basis: 'FLAT', amountInCents: 3000 },
-      ...extra,
-    }),
-    201,
-  );
-  return created.id;
+  return (await createRoomService(fixture, { slug, extra })).serviceId;
 }
 
 beforeAll(async () => {

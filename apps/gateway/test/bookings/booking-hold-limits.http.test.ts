@@ -1,5 +1,6 @@
 import { signInForTest } from '@commerce/customers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoomService } from '../support/bookings.ts';
 import { createHarness, errorOf, expectJson, type Harness } from '../support/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
@@ -16,34 +17,12 @@ beforeAll(async () => {
   h = await createHarness({ env: { TRUST_PROXY: 'true' } });
   h.clock.set('2026-07-01T08:00:00Z');
   shop = await createRoleFixture(h, 'hold-limits');
-  const resource = await expectJson<{ id: string }>(
-    await shop.call('owner', 'POST', '/merchant/booking-resources', {
-      name: 'Rooms',
-      kind: 'SPACE',
-      capacity: 100,
-    }),
-    201,
-  );
-  const daily = [{ start: '09:00', end: '17:00' }];
-  serviceId = (
-    await expectJson<{ id: string }>(
-      await shop.call('owner', 'POST', '/merchant/booking-services', {
-        slug: 'rooms',
-        name: 'Rooms',
-        status: 'ACTIVE',
-        periodMode: 'FIXED_DURATION',
-        timezone: 'Europe/Lisbon',
-        durations: { choicesMinutes: [60] },
-        availability: { weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily } },
-        requirements: [
-          { name: 'Room', resourceIds: [resource.id], units: { mode: 'PER_BOOKING', count: 1 } },
-        ],
-        pricing: { basis: 'FLAT', amountInCents: 3000 },
-        checkout: { paymentMode: 'PAY_NOW', paymentWindowMinutes: 30 },
-      }),
-      201,
-    )
-  ).id;
+  ({ serviceId } = await createRoomService(shop, {
+    slug: 'rooms',
+    name: 'Rooms',
+    capacity: 100,
+    extra: { checkout: { paymentMode: 'PAY_NOW', paymentWindowMinutes: 30 } },
+  }));
 });
 afterAll(async () => {
   await h.close();

@@ -1,5 +1,6 @@
 import { testDatabaseKind } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoomService } from '../support/bookings.ts';
 import { createHarness, expectError, expectJson, type Harness } from '../support/harness.ts';
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
@@ -15,31 +16,7 @@ beforeAll(async () => {
   h = await createHarness({ env: { TRUST_PROXY: 'true' } });
   h.clock.set('2026-07-01T08:00:00Z');
   shop = await createRoleFixture(h, 'v6-shop');
-  const room = await expectJson<{ id: string }>(
-    await shop.call('owner', 'POST', '/merchant/booking-resources', {
-      name: 'Room',
-      kind: 'SPACE',
-      capacity: 50,
-    }),
-    201,
-  );
-  const daily = [{ start: '09:00', end: '17:00' }];
-  serviceId = (
-    await expectJson<{ id: string }>(
-      await shop.call('owner', 'POST', '/merchant/booking-services', {
-        slug: 'room',
-        name: 'Room',
-        status: 'ACTIVE',
-        periodMode: 'FIXED_DURATION',
-        timezone: 'Europe/Lisbon',
-        durations: { choicesMinutes: [60] },
-        availability: { weeklyHours: { MON: daily, TUE: daily, WED: daily, THU: daily, FRI: daily } },
-        requirements: [{ name: 'Room', resourceIds: [room.id], units: { mode: 'PER_BOOKING', count: 1 } }],
-        pricing: { basis: 'FLAT', amountInCents: 1000 },
-      }),
-      201,
-    )
-  ).id;
+  ({ serviceId } = await createRoomService(shop, { slug: 'room', capacity: 50, amountInCents: 1000 }));
 });
 afterAll(async () => {
   await h.close();

@@ -16,8 +16,7 @@ export interface RoleFixture {
   organizationId: string;
   /** Email and merchant user id of each signed-in actor. */
   users: Record<Exclude<Actor, 'anonymous'>, { email: string; userId: string; token: string }>;
-  /** A request to `/api/v1{path}` as `actor`, with the tenant header (and a JSON body when given). */
-  /** A request as `actor`, with the tenant header, the JSON body if any and `headers` (an idempotency key). */
+  /** A request to `/api/v1{path}` as `actor`, with the tenant header, the JSON body if any and `headers` (an idempotency key). */
   call(
     actor: Actor,
     method: string,
