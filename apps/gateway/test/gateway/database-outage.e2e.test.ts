@@ -7,21 +7,23 @@
  * them by the `application_name` each process connects with, never another
  * connection of the server. Needs PostgreSQL (TEST_DATABASE_URL).
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { mintDevToken } from '@commerce/auth';
 import { DEVELOPMENT_JWT_SECRET, loadConfig } from '@commerce/core';
 import { type DatabaseHandle, openDatabase } from '@commerce/db';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_TOKEN } from '../support/harness.ts';
+import {
+  GATEWAY_DIR,
+  type SmtpSink,
+  type Started,
+  startProcess,
+  startSmtpSink,
+  WORKER_DIR,
+} from '../support/processes.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-const GATEWAY_DIR = fileURLToPath(new URL('../..', import.meta.url));
-const WORKER_DIR = fileURLToPath(new URL('../../../worker', import.meta.url));
 const STARTUP_TIMEOUT_MS = 45_000;
 /** How many outages, how long each ends every connection of the processes, and the pause between two. */
 const KILLS = 5;
@@ -29,71 +31,6 @@ const OUTAGE_MS = 300;
 const KILL_INTERVAL_MS = 500;
 /** The gateway's SHUTDOWN_TIMEOUT_MS in these tests. */
 const SHUTDOWN_TIMEOUT_MS = 5_000;
-
-interface Started {
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  output: string[];
-  logged(message: string): Promise<Record<string, unknown>>;
-  alive(): boolean;
-  stop(): Promise<void>;
-}
-
-/** Starts an entry point from source with tsx, as production starts its build. */
-function startProcess(name: string, cwd: string, env: Record<string, string>): Started {
-  const inherited = { ...process.env };
-  for (const variable of Object.keys(inherited)) {
-    if (/^(DATABASE_|SMTP_|RATE_LIMIT_|NODE_ENV$|LOG_LEVEL$|PORT$|HOST$|TEST_|PGAPPNAME$)/.test(variable)) {
-      delete inherited[variable];
-    }
-  }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Array<Record<string, unknown>> = [];
-  const output: string[] = [];
-  const waiters: Array<{ message: string; resolve: (line: Record<string, unknown>) => void }> = [];
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const complete = buffered.split('\n');
-    buffered = complete.pop() ?? '';
-    for (const text of complete) {
-      output.push(text);
-      try {
-        const line = JSON.parse(text) as Record<string, unknown>;
-        lines.push(line);
-        for (const waiter of waiters) if (line.msg === waiter.message) waiter.resolve(line);
-      } catch {}
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  return {
-    child,
-    output,
-    alive,
-    logged(message) {
-      const found = lines.find((line) => line.msg === message);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        waiters.push({ message, resolve });
-        void exited.then(() =>
-          reject(new Error(`${name} exited before logging "${message}":\n${output.slice(-20).join('\n')}`)),
-        );
-      });
-    },
-    async stop() {
-      if (!alive()) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 const needs = databaseUrl ? '' : ' (skipped: needs TEST_DATABASE_URL)';
 
@@ -103,8 +40,7 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
   /** The processes' connections, and only theirs, carry these names. */
   const gatewayApp = `outage_gateway_${suffix}`;
   const workerApp = `outage_worker_${suffix}`;
-  const delivered = new Map<string, number>();
-  let sink: SMTPServer;
+  let sink: SmtpSink;
   let admin: DatabaseHandle;
   let database: DatabaseHandle;
   let gateway: Started;
@@ -112,23 +48,7 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
   let gatewayUrl = '';
 
   beforeAll(async () => {
-    sink = new SMTPServer({
-      logger: false,
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        stream.on('data', () => {});
-        stream.on('end', () => {
-          for (const { address } of session.envelope.rcptTo) {
-            delivered.set(address, (delivered.get(address) ?? 0) + 1);
-          }
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-    const sinkAddress = sink.server.address();
-    if (sinkAddress === null || typeof sinkAddress === 'string') throw new Error('the SMTP sink has no port');
+    sink = await startSmtpSink();
 
     admin = await openDatabase({ databaseUrl, poolSize: 1 });
     await admin.pool?.query(`create database ${databaseName}`);
@@ -158,7 +78,7 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
       NODE_ENV: 'test',
       DATABASE_URL: named(workerApp),
       DATABASE_POOL_SIZE: '2',
-      SMTP_URL: `smtp://127.0.0.1:${sinkAddress.port}`,
+      SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
       WORKER_POLL_MS: '50',
       SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
       LOG_LEVEL: 'info',
@@ -174,7 +94,7 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
       await admin.pool?.query(`drop database if exists ${databaseName} with (force)`);
       await admin.close();
     }
-    await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+    await sink?.close();
   });
 
   const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
@@ -358,9 +278,9 @@ describe.skipIf(needs !== '')(`a gateway and a worker while their database conne
 
     // The worker carried on: every acknowledged order's confirmation went out, at least once.
     const deadline = Date.now() + 20_000;
-    while (placedOrders.some((order) => !delivered.has(order.email)) && Date.now() < deadline)
+    while (placedOrders.some((order) => !sink.delivered.has(order.email)) && Date.now() < deadline)
       await sleep(100);
-    expect(placedOrders.filter((order) => !delivered.has(order.email))).toEqual([]);
+    expect(placedOrders.filter((order) => !sink.delivered.has(order.email))).toEqual([]);
 
     // And both serve as before.
     expect((await call('GET', '/api/v1/public/organization', tenant)).status).toBe(200);

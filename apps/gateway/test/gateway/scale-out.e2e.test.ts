@@ -3,98 +3,28 @@
  * real processes started from source, on ephemeral ports, against a database
  * of their own. Needs PostgreSQL and Redis (TEST_DATABASE_URL, TEST_REDIS_URL).
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { mintDevToken } from '@commerce/auth';
 import { DEVELOPMENT_JWT_SECRET, loadConfig } from '@commerce/core';
 import { type DatabaseHandle, openDatabase } from '@commerce/db';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_TOKEN } from '../support/harness.ts';
+import {
+  GATEWAY_DIR,
+  type SmtpSink,
+  type Started,
+  startProcess,
+  startSmtpSink,
+  WORKER_DIR,
+} from '../support/processes.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
-const GATEWAY_DIR = fileURLToPath(new URL('../..', import.meta.url));
-const WORKER_DIR = fileURLToPath(new URL('../../../worker', import.meta.url));
 /** The per-client public read limit every gateway enforces. */
 const READS_PER_MINUTE = 8;
 const STARTUP_TIMEOUT_MS = 45_000;
 
-interface Started {
-  name: string;
-  child: ChildProcessByStdio<null, Readable, Readable>;
-  lines: Array<Record<string, unknown>>;
-  output: string[];
-  /** The first log line with this message. */
-  logged(message: string): Promise<Record<string, unknown>>;
-  stop(): Promise<void>;
-}
-
-/** Starts an entry point from source with tsx; its pino lines are parsed as they come. */
-function startProcess(name: string, cwd: string, env: Record<string, string>): Started {
-  const inherited = { ...process.env };
-  for (const variable of Object.keys(inherited)) {
-    if (/^(DATABASE_|SMTP_|RATE_LIMIT_|NODE_ENV$|LOG_LEVEL$|PORT$|HOST$|TEST_)/.test(variable)) {
-      delete inherited[variable];
-    }
-  }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd,
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Array<Record<string, unknown>> = [];
-  const output: string[] = [];
-  const waiters: Array<{ message: string; resolve: (line: Record<string, unknown>) => void }> = [];
-  let buffered = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const complete = buffered.split('\n');
-    buffered = complete.pop() ?? '';
-    for (const text of complete) {
-      output.push(text);
-      let line: Record<string, unknown>;
-      try {
-        line = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        continue;
-      }
-      lines.push(line);
-      for (const waiter of waiters) if (line.msg === waiter.message) waiter.resolve(line);
-    }
-  });
-  child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    name,
-    child,
-    lines,
-    output,
-    logged(message) {
-      const found = lines.find((line) => line.msg === message);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        waiters.push({ message, resolve });
-        void exited.then(() =>
-          reject(new Error(`${name} exited before logging "${message}":\n${output.slice(-20).join('\n')}`)),
-        );
-      });
-    },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-/** Messages the test's SMTP sink accepted, by recipient. */
-const delivered = new Map<string, number>();
-let sink: SMTPServer;
+let sink: SmtpSink;
 let admin: DatabaseHandle;
 let database: DatabaseHandle;
 let databaseName: string;
@@ -128,23 +58,7 @@ const needs = !databaseUrl || !redisUrl ? ' (skipped: needs TEST_DATABASE_URL an
 
 describe.skipIf(needs !== '')(`two gateways and a worker on one PostgreSQL${needs}`, () => {
   beforeAll(async () => {
-    sink = new SMTPServer({
-      logger: false,
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        stream.on('data', () => {});
-        stream.on('end', () => {
-          for (const { address } of session.envelope.rcptTo) {
-            delivered.set(address, (delivered.get(address) ?? 0) + 1);
-          }
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-    const sinkAddress = sink.server.address();
-    if (sinkAddress === null || typeof sinkAddress === 'string') throw new Error('the SMTP sink has no port');
+    sink = await startSmtpSink();
 
     // A database of its own: the processes migrate its default schema.
     databaseName = `scale_out_test_${randomBytes(5).toString('hex')}`;
@@ -164,7 +78,7 @@ describe.skipIf(needs !== '')(`two gateways and a worker on one PostgreSQL${need
           NODE_ENV: 'test',
           DATABASE_URL: url.toString(),
           DATABASE_POOL_SIZE: '4',
-          SMTP_URL: `smtp://127.0.0.1:${sinkAddress.port}`,
+          SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
           WORKER_POLL_MS: '50',
           LOG_LEVEL: 'info',
         });
@@ -182,7 +96,7 @@ describe.skipIf(needs !== '')(`two gateways and a worker on one PostgreSQL${need
       await admin.pool?.query(`drop database if exists ${databaseName} with (force)`);
       await admin.close();
     }
-    await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+    await sink?.close();
   });
 
   // The fields this test reads from answers (ids, tokens, addresses) are strings.
@@ -289,11 +203,11 @@ describe.skipIf(needs !== '')(`two gateways and a worker on one PostgreSQL${need
 
     // The worker sends each confirmation; a few polls later, none has gone twice.
     const deadline = Date.now() + 20_000;
-    while (recipients.some((email) => !delivered.has(email)) && Date.now() < deadline) {
+    while (recipients.some((email) => !sink.delivered.has(email)) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(recipients.map((email) => delivered.get(email))).toEqual(recipients.map(() => 1));
+    expect(recipients.map((email) => sink.delivered.get(email))).toEqual(recipients.map(() => 1));
     const rows = await database.db
       .selectFrom('outbox')
       .innerJoin('organizations', 'organizations.id', 'outbox.organization_id')
