@@ -422,6 +422,38 @@ describe('answers that are never cacheable', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  interface Operation {
+    parameters?: { name: string; in: string }[];
+    responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+  }
+
+  it('documents If-None-Match, the caching headers and 304 on the cacheable reads, and on no other operation', async () => {
+    const document = (await (await h.app.request('/api/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    for (const route of listRestRoutes(appRouter)) {
+      const operation = document.paths[route.path]![route.method.toLowerCase()]!;
+      const name = `${route.method} ${route.path}`;
+      if (route.meta.publicCache) {
+        expect(
+          operation.parameters?.some((p) => p.in === 'header' && p.name === 'If-None-Match'),
+          name,
+        ).toBe(true);
+        for (const status of ['200', '304']) {
+          expect(Object.keys(operation.responses[status]?.headers ?? {}), `${name} ${status}`).toEqual(
+            expect.arrayContaining(['ETag', 'Cache-Control', 'Surrogate-Key', 'Cache-Tag', 'Vary']),
+          );
+        }
+        expect(operation.responses['304']?.content, name).toBeUndefined();
+      } else {
+        expect(operation.responses['304'], name).toBeUndefined();
+        expect(operation.parameters?.some((p) => p.name === 'If-None-Match') ?? false, name).toBe(false);
+      }
+    }
+  });
+});
+
 describe('caching switched off for the process', () => {
   it('leaves every public read private, no-store', async () => {
     const off = await createHarness({ env: { PUBLIC_CACHE_ENABLED: 'false' } });
