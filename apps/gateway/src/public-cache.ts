@@ -22,6 +22,7 @@ export const CACHE_NOTE =
  * is there already (CORS names the request's origin).
  */
 const VARY_TENANT = 'x-organization-slug';
+const VARY_ORIGIN_AND_TENANT = `Origin, ${VARY_TENANT}`;
 
 /** An `If-None-Match` longer than this is not read (no client holds that many of our tags). */
 const MAX_IF_NONE_MATCH_LENGTH = 4096;
@@ -53,7 +54,11 @@ export function createPublicCachePolicy(config: Config['publicCache']): PublicCa
       headers.etag = etag;
       headers['surrogate-key'] = keys.join(' ');
       headers['cache-tag'] = keys.join(',');
-      addVary(headers, VARY_TENANT);
+      // CORS put `Origin` there on every storefront answer: the usual case needs no merge.
+      const vary = headers.vary;
+      if (vary === undefined) headers.vary = VARY_TENANT;
+      else if (vary === 'Origin') headers.vary = VARY_ORIGIN_AND_TENANT;
+      else addVary(headers, VARY_TENANT);
       if (ifNoneMatchMatches(c.req.header('if-none-match'), etag)) {
         c.set('headersIncluded', true);
         return new Response(null, { status: 304, headers });

@@ -92,10 +92,14 @@ export interface CachePurger {
 /** The default: no shared cache to tell (answers expire after their `s-maxage`). */
 export const noopCachePurger: CachePurger = { purge: async () => {} };
 
-/** The object a merchant call names: `itemId` (a variant's item), else `id`, else the answer's `id`. */
-export function purgedObjectId(rawInput: unknown, data: unknown): string | undefined {
+/**
+ * The object a merchant write of `scope` names: an item write's `itemId` (a variant's item), else
+ * `id` (a path's object), else the answer's `id` (a create). Only an item write reads `itemId`:
+ * `/collections/{id}/items/{itemId}` is a write of the collection.
+ */
+export function purgedObjectId(scope: PurgeScope, rawInput: unknown, data: unknown): string | undefined {
   const input = (rawInput ?? {}) as Record<string, unknown>;
-  if (typeof input.itemId === 'string') return input.itemId;
+  if (scope === 'item' && typeof input.itemId === 'string') return input.itemId;
   if (typeof input.id === 'string') return input.id;
   const answer = data as Record<string, unknown> | null | undefined;
   return answer !== null && typeof answer === 'object' && typeof answer.id === 'string'

@@ -286,7 +286,7 @@ const rateLimitedAndPurging = t.middleware(async ({ ctx, meta, next, getRawInput
   const purger = ctx.services.cachePurger;
   const organizationId = ctx.observed.tenant?.organizationId;
   if (!scope || !purger || !result.ok || organizationId === undefined) return result;
-  const keys = purgeKeys(scope, organizationId, purgedObjectId(await getRawInput(), result.data));
+  const keys = purgeKeys(scope, organizationId, purgedObjectId(scope, await getRawInput(), result.data));
   purger.purge(keys).catch((error: unknown) => {
     ctx.services.logger?.error({ err: error, keys }, 'cache purge failed');
   });

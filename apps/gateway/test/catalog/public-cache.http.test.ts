@@ -302,6 +302,15 @@ describe('merchant writes', () => {
       ),
     ).toEqual([[org]]);
 
+    // Taking an item out of a collection is a write of the collection (the path also names the item).
+    const removed = await shop.call(
+      'owner',
+      'DELETE',
+      `/merchant/collections/${ids.collection}/items/${ids.item}`,
+    );
+    expect(removed.status).toBeLessThan(300);
+    expect(purger.calls.at(-1)).toEqual([ids.collection, `${org}:collection-list`, `${org}:items`]);
+
     // A new item: the id from the answer.
     const created = await purgedBy(
       () =>
