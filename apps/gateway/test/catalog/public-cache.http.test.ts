@@ -413,6 +413,25 @@ describe('answers that are never cacheable', () => {
     }
   });
 
+  it('no other GET route answers a cacheable response, whoever asks (every route of the contract)', async () => {
+    const routes = listRestRoutes(appRouter).filter(
+      (route) => route.method === 'GET' && !route.meta.publicCache,
+    );
+    expect(routes.length).toBeGreaterThan(40);
+    for (const route of routes) {
+      const path = route.path.replace(/\{[^}]+\}/g, 'nope');
+      const name = `GET ${route.path}`;
+      const response = await shop.call('owner', 'GET', path, undefined, { 'if-none-match': '*' });
+      expect(response.status, name).not.toBe(304);
+      expect(response.status, name).toBeLessThan(500);
+      // Downloads keep their own `no-store`; everything else is `private, no-store`.
+      expect(response.headers.get('cache-control'), name).toMatch(/^(private, )?no-store$/);
+      expect(response.headers.get('etag'), name).toBeNull();
+      expect(response.headers.get('surrogate-key'), name).toBeNull();
+      await response.arrayBuffer();
+    }
+  }, 120_000);
+
   it('only public GET reads of a tenant are marked cacheable', () => {
     const cacheable = listRestRoutes(appRouter)
       .filter((route) => route.meta.publicCache)
@@ -485,5 +504,6 @@ describe('caching switched off for the process', () => {
     } finally {
       await off.close();
     }
-  });
+    // A second gateway and database of its own.
+  }, 120_000);
 });
