@@ -23,6 +23,7 @@ import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
 import { mountHostedApp } from './hosted-app.ts';
 import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
+import { CACHE_NOTE, createPublicCachePolicy, NOT_CACHEABLE } from './public-cache.ts';
 import { createResponseHeaders } from './response-headers.ts';
 import { mountRestRoutes } from './rest.ts';
 import { SANDBOX_NOTE, sandboxHeaders } from './sandbox.ts';
@@ -62,7 +63,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const document = buildOpenApiDocument(router, routes, {
     version: deps.version,
     extraPaths: paymentWebhookOpenApiPaths,
-    notes: [INPUT_RULES, SANDBOX_NOTE],
+    notes: [INPUT_RULES, SANDBOX_NOTE, CACHE_NOTE],
   });
   const app = new Hono<GatewayEnv>();
 
@@ -87,6 +88,9 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
     c.set('requestId', requestId);
     c.set('observed', {});
     await responseHeaders.start(c);
+    // No API answer is for a shared cache unless its route says so (public-cache.ts): a merchant's
+    // or a customer's answer, or an error, could otherwise be kept and served to someone else.
+    if (isApiPath(c.req.path)) c.get('responseHeaders')['cache-control'] = NOT_CACHEABLE;
     await next();
     responseHeaders.finish(c);
     const observed = c.get('observed');
@@ -253,6 +257,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const socketIp = createClientIp(deps.config.trustProxy, deps.config.rateLimit.ipv6Prefix);
   mountRestRoutes(app, router, routes, apiDeps, {
     trustProxyIp: socketIp,
+    publicCache: createPublicCachePolicy(deps.config.publicCache),
     onDownloadError: (c, error) =>
       logger.error(
         { requestId: c.get('requestId'), route: c.get('route'), err: error },
@@ -333,6 +338,16 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   app.notFound((c) => renderError(c, AppError.notFound('Route not found')));
   app.onError((error, c) => renderError(c, error));
   return app;
+}
+
+/**
+ * The versioned REST contract and /trpc, whose answers are data about a tenant, a merchant or a
+ * customer; not the API's reference (`/api/v1/docs…`, `/api/v1/openapi.json`), which is the same
+ * for everyone.
+ */
+function isApiPath(path: string): boolean {
+  if (path.startsWith('/api/')) return !path.startsWith('/api/v1/docs') && path !== '/api/v1/openapi.json';
+  return path.startsWith('/trpc');
 }
 
 /** An availability search procedure, as a `/trpc` path names it. */

@@ -12,6 +12,7 @@ import {
   parseJson,
 } from './input-guard.ts';
 import { runProcedure } from './procedure-runner.ts';
+import type { PublicCachePolicy } from './public-cache.ts';
 import { jsonWithHeaders } from './response-headers.ts';
 
 /**
@@ -30,6 +31,8 @@ export function mountRestRoutes(
     trustProxyIp: (c: Context<GatewayEnv>) => string;
     /** A download failed after its status went out: the client only sees the connection end. */
     onDownloadError: (c: Context<GatewayEnv>, error: unknown) => void;
+    /** How the public reads that may be cached are answered (public-cache.ts). */
+    publicCache: PublicCachePolicy;
   },
 ): void {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
@@ -39,6 +42,7 @@ export function mountRestRoutes(
     const routerTemplate = `/api/v1${route.routerPath}`;
     const readsBody = route.method !== 'GET' && route.method !== 'DELETE';
     const status = route.meta.successStatus ?? 200;
+    const cacheRule = route.method === 'GET' ? route.meta.publicCache : undefined;
 
     app.on(route.method, routerTemplate, async (c) => {
       c.set('route', template);
@@ -75,6 +79,12 @@ export function mountRestRoutes(
       // The common answer, JSON and no header of the procedure's own, goes out with the request's
       // header record (response-headers.ts); the others get it afterwards.
       if (ctx.resHeaders.entries.length === 0 && status !== 204 && !isDownload(data)) {
+        // A public read a shared cache may keep: its ETag, `Cache-Control` and keys, or 304.
+        const tenant = ctx.observed.tenant;
+        if (cacheRule !== undefined && tenant !== undefined && options.publicCache.cacheable(tenant.slug)) {
+          const subjectId = ctx.observed.cacheSubjectId ?? (data as { id?: string }).id;
+          return options.publicCache.answer(c, cacheRule, tenant, JSON.stringify(data), subjectId);
+        }
         return jsonWithHeaders(c, JSON.stringify(data), status);
       }
       for (const [name, value] of ctx.resHeaders.entries) c.header(name, value, { append: true });

@@ -1,6 +1,7 @@
 import type { AddressInfo, Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { seedDemoOrganization } from '@commerce/admin';
+import { type CachePurger, noopCachePurger } from '@commerce/api';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
 import { type Clock, type Config, systemClock } from '@commerce/core';
@@ -51,6 +52,11 @@ export interface StartOptions {
    */
   database?: DatabaseHandle;
   router?: AnyRouter;
+  /**
+   * Told which public answers a merchant write changed (a CDN's purge API; docs/api.md, "HTTP
+   * caching of public reads"). The default tells no one: cached answers expire after their `s-maxage`.
+   */
+  cachePurger?: CachePurger;
 }
 
 /** Everything `main.ts` does after reading configuration; also used by end-to-end tests and benchmarks. */
@@ -95,6 +101,7 @@ export async function startGateway(
     payments,
     distance: createDistanceProvider(config),
     carrier,
+    cachePurger: options.cachePurger ?? noopCachePurger,
     version: VERSION,
     isDraining: () => draining,
     ...(options.router ? { router: options.router } : {}),

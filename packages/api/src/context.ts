@@ -8,6 +8,7 @@ import type { EmailTransport } from '@commerce/notifications';
 import type { PaymentProvider, PaymentWebhookEvent } from '@commerce/payments';
 import type { RateLimiter } from '@commerce/rate-limit';
 import type { Kysely } from 'kysely';
+import type { CachePurger } from './public-cache.ts';
 
 /** What the API needs from the process: built once at start, shared by every request. */
 export interface ApiDeps {
@@ -34,6 +35,11 @@ export interface ApiDeps {
    * runs (service tests); the confirmation then answers 404.
    */
   paymentEvents?: { apply(event: PaymentWebhookEvent): Promise<'processed' | 'duplicate' | 'ignored'> };
+  /**
+   * Told which public answers a merchant write changed, once it committed (docs/api.md, "HTTP
+   * caching of public reads"); nothing by default.
+   */
+  cachePurger?: CachePurger;
   /** Where work done after a commit logs what it could not do (ids only), e.g. an order cancellation's processor call. */
   logger?: {
     info(fields: Record<string, unknown>, message: string): void;
@@ -62,6 +68,11 @@ export interface RequestObservations {
   userId?: string;
   /** The signed-in customer's id (never their email). */
   customerId?: string;
+  /**
+   * The object a cacheable public answer is about when the answer does not name it (a collection's
+   * items: the collection), for its surrogate keys (public-cache.ts).
+   */
+  cacheSubjectId?: string;
 }
 
 /** The signed-in customer of a `customerProcedure` (`ctx.customer`). */
@@ -109,6 +120,7 @@ export interface ApiContext {
     | 'carrier'
     | 'logger'
     | 'paymentEvents'
+    | 'cachePurger'
   >;
   request: RequestInfo;
   resHeaders: ResponseHeaders;

@@ -2,6 +2,7 @@ import type { PermissionGroup } from '@commerce/auth';
 import type { ErrorCode } from '@commerce/core';
 import type { MembershipRole } from '@commerce/db';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { PublicCacheRule, PurgeScope } from './public-cache.ts';
 
 /** Who may call a procedure; the builder sets it and the OpenAPI document derives security and errors from it. */
 export type AuthKind = 'public' | 'tenant' | 'merchant-user' | 'merchant' | 'platform' | 'customer';
@@ -31,4 +32,12 @@ export type ApiMeta = OpenApiMeta<{
    * REST only: over /trpc the procedure answers 404.
    */
   download?: { contentType: 'text/csv' | 'application/pdf' };
+  /**
+   * A public GET whose answer shared caches may keep (an ETag, `304`, a CDN's `Cache-Control`
+   * and surrogate keys; see public-cache.ts). Only public catalog, collection, page and
+   * booking-service reads have it.
+   */
+  publicCache?: PublicCacheRule;
+  /** A merchant write that changes public reads: what it purges once it committed (public-cache.ts). */
+  purges?: PurgeScope;
 }>;

@@ -165,6 +165,7 @@ function decorateOperation(operation: JsonObject, route: RestRoute): void {
       },
     };
   else decorated[String(status)] = { ...success, description: status === 201 ? 'Created' : 'OK' };
+  if (route.meta.publicCache && route.method === 'GET') describePublicCache(operation, decorated);
 
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of routeErrorCodes(route)) {
@@ -205,4 +206,57 @@ function decorateOperation(operation: JsonObject, route: RestRoute): void {
     };
   }
   operation.responses = decorated;
+}
+
+/** The headers of a cacheable public read's `200` and `304` (docs/api.md, "HTTP caching of public reads"). */
+const PUBLIC_CACHE_HEADERS: Record<string, JsonObject> = {
+  ETag: {
+    description: 'A strong entity tag of the body; send it back in `If-None-Match` to revalidate',
+    schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]+"$' },
+  },
+  'Cache-Control': {
+    description:
+      '`public, max-age=0, s-maxage=…, stale-while-revalidate=…` (PUBLIC_CACHE_S_MAXAGE_SECONDS, PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS): browsers revalidate every time, a shared cache (a CDN) keeps the answer for `s-maxage`. `private, no-store` with no ETag when caching is off for the tenant or the process',
+    schema: { type: 'string' },
+  },
+  'Surrogate-Key': {
+    description:
+      'Space-separated keys a CDN purges by: the organization id, `<organization id>:<kind>s`, the object id (a detail) or `<organization id>:<kind>-list` (a list). A merchant write purges the keys of what it changed',
+    schema: { type: 'string' },
+  },
+  'Cache-Tag': {
+    description: 'The `Surrogate-Key` keys, comma-separated (for CDNs that purge by `Cache-Tag`)',
+    schema: { type: 'string' },
+  },
+  Vary: {
+    description:
+      'Includes `x-organization-slug` (the tenant) and `Origin`: a shared cache keys the answer on both',
+    schema: { type: 'string' },
+  },
+};
+
+function describePublicCache(operation: JsonObject, responses: Record<string, JsonObject>): void {
+  const parameters = (operation.parameters ?? []) as JsonObject[];
+  parameters.push({
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description:
+      'Entity tags from earlier answers (or `*`), compared weakly: when one matches the current body the answer is `304` with no body. A value that is not a list of entity tags, or longer than 4096 characters, matches nothing',
+    schema: { type: 'string' },
+  });
+  operation.parameters = parameters;
+  const ok = responses['200'];
+  if (ok) ok.headers = { ...((ok.headers as JsonObject | undefined) ?? {}), ...PUBLIC_CACHE_HEADERS };
+  responses['304'] = {
+    description:
+      'Not modified: the `If-None-Match` tag is current. No body; the same caching headers as `200`',
+    headers: PUBLIC_CACHE_HEADERS,
+  };
+  operation.description = [
+    operation.description,
+    'Cacheable: answers a strong `ETag` and `304 Not Modified` to a matching `If-None-Match`, with a `Cache-Control` and surrogate keys for a CDN.',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
 }

@@ -17,6 +17,7 @@ import type { ApiContext, CustomerIdentity } from './context.ts';
 import { toAppError } from './errors.ts';
 import { hostedAppOrigin } from './hosted-origin.ts';
 import type { ApiMeta, RateLimitName } from './meta.ts';
+import { purgedObjectId, purgeKeys } from './public-cache.ts';
 
 /** The JSON-RPC key whose HTTP status is the contract code's (every status of the error table has one). */
 const TRPC_KEY_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -273,6 +274,25 @@ export const merchantUserProcedure = t.procedure
   .use(merchantAuthenticated)
   .use(rateLimited);
 
+/**
+ * `rateLimited`, then, for a write whose meta names what it `purges`, the purge of the public
+ * answers it changed once it succeeded (its transaction has committed by then): the keys go to the
+ * cache purger, not awaited, a failure logged (docs/api.md, "HTTP caching of public reads").
+ */
+const rateLimitedAndPurging = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
+  await consumeRateLimit(ctx, meta);
+  const result = await next();
+  const scope = meta?.purges;
+  const purger = ctx.services.cachePurger;
+  const organizationId = ctx.observed.tenant?.organizationId;
+  if (!scope || !purger || !result.ok || organizationId === undefined) return result;
+  const keys = purgeKeys(scope, organizationId, purgedObjectId(scope, await getRawInput(), result.data));
+  purger.purge(keys).catch((error: unknown) => {
+    ctx.services.logger?.error({ err: error, keys }, 'cache purge failed');
+  });
+  return result;
+});
+
 export const merchantProcedure = t.procedure
   .meta({ auth: 'merchant' })
   .use(tenantResolved)
@@ -282,7 +302,7 @@ export const merchantProcedure = t.procedure
     if (!membership) throw new AppError('FORBIDDEN', 'You are not a member of this organization');
     return next({ ctx: { membership } });
   })
-  .use(rateLimited);
+  .use(rateLimitedAndPurging);
 
 /** A merchant procedure that needs a permission group (Owner and Admin hold every group). */
 export function merchantProcedureWith(permission: PermissionGroup) {

@@ -269,6 +269,39 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ]);
   });
 
+  it('reads the public-read caching settings, with defaults a CDN can use', () => {
+    expect(loadConfig({}).publicCache).toEqual({
+      enabled: true,
+      sMaxAgeSeconds: 60,
+      staleWhileRevalidateSeconds: 30,
+      disabledTenants: [],
+    });
+    expect(
+      loadConfig({
+        PUBLIC_CACHE_ENABLED: 'false',
+        PUBLIC_CACHE_S_MAXAGE_SECONDS: '300',
+        PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS: '0',
+        PUBLIC_CACHE_DISABLED_TENANTS: ' acme, bakery-2 ,acme,',
+      }).publicCache,
+    ).toEqual({
+      enabled: false,
+      sMaxAgeSeconds: 300,
+      staleWhileRevalidateSeconds: 0,
+      disabledTenants: ['acme', 'bakery-2'],
+    });
+  });
+
+  it.each([
+    ['PUBLIC_CACHE_ENABLED', 'yes'],
+    ['PUBLIC_CACHE_S_MAXAGE_SECONDS', '-1'],
+    ['PUBLIC_CACHE_S_MAXAGE_SECONDS', '86401'],
+    ['PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS', '1.5'],
+    ['PUBLIC_CACHE_DISABLED_TENANTS', 'acme,Not A Slug'],
+    ['PUBLIC_CACHE_DISABLED_TENANTS', '-acme'],
+  ])('refuses %s=%s', (variable, value) => {
+    expect(configErrorOf({ [variable]: value }).message).toContain(variable);
+  });
+
   it.each(['yes', '-1', '10.0.0.0/33', '10.0.0.0/8,proxy.internal', '1.5'])(
     'refuses TRUST_PROXY=%s',
     (value) => {

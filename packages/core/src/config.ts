@@ -20,6 +20,9 @@ const proxyAddressSchema = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()])
 const isProxyAddress = (entry: string) =>
   PROXY_RANGE_NAMES.has(entry) || proxyAddressSchema.safeParse(entry).success;
 
+/** An organization slug, as the platform accepts it when creating one. */
+const ORGANIZATION_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
+
 const truthy = (value: string | undefined, fallback: boolean) =>
   value === undefined ? fallback : value === 'true' || value === '1';
 
@@ -154,6 +157,29 @@ const configSchema = z
     // Deliveries in flight per worker process, and the SMTP connections it pools.
     OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    // Public catalog, collection, page and booking-service reads: ETag/304 and a CDN's Cache-Control.
+    PUBLIC_CACHE_ENABLED: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
+    // How long a shared cache (a CDN) may serve a read without asking again; browsers always revalidate.
+    PUBLIC_CACHE_S_MAXAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    // How long past that a shared cache may serve the stale copy while it revalidates in the background.
+    PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
+    // Organization slugs whose public reads are never cacheable (comma-separated).
+    PUBLIC_CACHE_DISABLED_TENANTS: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        const slugs = value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== '');
+        const bad = slugs.filter((slug) => !ORGANIZATION_SLUG.test(slug));
+        if (bad.length === 0) return [...new Set(slugs)];
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a comma-separated list of organization slugs (not ${bad.join(', ')})`,
+        });
+        return z.NEVER;
+      }),
   })
   .superRefine((env, ctx) => {
     if (
@@ -389,6 +415,18 @@ export interface Config {
   /** Deliveries in flight per outbox worker, and the SMTP connections it pools. */
   outboxConcurrency: number;
   shutdownTimeoutMs: number;
+  /**
+   * HTTP caching of the public catalog, collection, page and booking-service reads (docs/api.md,
+   * "HTTP caching of public reads"): whether those reads answer an ETag and a shared-cache
+   * `Cache-Control` at all, the `s-maxage` and `stale-while-revalidate` of that `Cache-Control`, and
+   * the organizations (by slug) whose reads are never cacheable.
+   */
+  publicCache: {
+    enabled: boolean;
+    sMaxAgeSeconds: number;
+    staleWhileRevalidateSeconds: number;
+    disabledTenants: string[];
+  };
 }
 
 /**
@@ -504,6 +542,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerPollMs: raw.WORKER_POLL_MS,
     outboxConcurrency: raw.OUTBOX_CONCURRENCY,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
+    publicCache: {
+      enabled: truthy(raw.PUBLIC_CACHE_ENABLED, true),
+      sMaxAgeSeconds: raw.PUBLIC_CACHE_S_MAXAGE_SECONDS,
+      staleWhileRevalidateSeconds: raw.PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS,
+      disabledTenants: raw.PUBLIC_CACHE_DISABLED_TENANTS,
+    },
   };
 }
 

@@ -100,8 +100,42 @@ describe('answers stay on the server fast path', () => {
       'access-control-allow-origin': STOREFRONT,
       'access-control-expose-headers': 'x-request-id,Retry-After,idempotent-replayed',
       vary: 'Origin',
+      'cache-control': 'private, no-store',
       'content-type': 'application/json',
     });
+  });
+
+  it('a cacheable public read and its 304 carry their caching headers in the same record', async () => {
+    const created = await h.app.request('/api/v1/merchant/pages', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'x-organization-slug': 'fast',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ title: 'About', slug: 'about', content: '<p>x</p>', status: 'PUBLISHED' }),
+    });
+    expect(created.status).toBe(201);
+    const headers = { 'x-organization-slug': 'fast', origin: STOREFRONT };
+    const response = await h.app.request('/api/v1/public/pages/about', { headers });
+    expect(isLight(response)).toBe(true);
+    const cached = cachedHeaders(response) as Record<string, string>;
+    expect(cached).not.toBeInstanceOf(Headers);
+    expect(cached).toMatchObject({
+      etag: expect.stringMatching(/^"/),
+      'cache-control': expect.stringMatching(/^public, max-age=0, s-maxage=/),
+      vary: 'Origin, x-organization-slug',
+      'content-type': 'application/json',
+    });
+    const notModified = await h.app.request('/api/v1/public/pages/about', {
+      headers: { ...headers, 'if-none-match': cached.etag! },
+    });
+    expect(notModified.status).toBe(304);
+    expect(isLight(notModified)).toBe(true);
+    const cached304 = cachedHeaders(notModified) as Record<string, string>;
+    expect(cached304).not.toBeInstanceOf(Headers);
+    expect(cached304).toMatchObject({ etag: cached.etag, 'surrogate-key': cached['surrogate-key'] });
+    expect(cached304['content-type']).toBeUndefined();
   });
 
   it('a merchant read from the admin app', async () => {

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import type { CachePurger } from '@commerce/api';
 import { createMerchantTokenVerifier, mintDevToken } from '@commerce/auth';
 import { createDistanceProvider, type DistanceProvider } from '@commerce/bookings';
 import { DEVELOPMENT_JWT_SECRET, loadConfig, ManualClock } from '@commerce/core';
@@ -48,6 +49,8 @@ export async function createHarness(
     hostedAppDir?: string;
     /** Whether the gateway is shutting down (server.ts); never by default. */
     isDraining?: () => boolean;
+    /** Told which public answers a merchant write changed; none by default. */
+    cachePurger?: CachePurger;
   } = {},
 ): Promise<Harness> {
   const database = await createTestDatabase(
@@ -79,6 +82,7 @@ export async function createHarness(
     ...(options.router ? { router: options.router } : {}),
     ...(options.hostedAppDir ? { hostedAppDir: options.hostedAppDir } : {}),
     ...(options.isDraining ? { isDraining: options.isDraining } : {}),
+    ...(options.cachePurger ? { cachePurger: options.cachePurger } : {}),
   });
 
   const harness: Harness = {

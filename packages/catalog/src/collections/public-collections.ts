@@ -84,6 +84,8 @@ export async function listPublicCollectionItems(
   organizationId: string,
   slug: string,
   query: PageQuery,
+  /** Told the collection's id once the slug names one (an HTTP cache keys the answer by it). */
+  onCollection?: (collectionId: string) => void,
 ): Promise<PublicItemRead[]> {
   const collection = await db
     .selectFrom('collections')
@@ -92,6 +94,7 @@ export async function listPublicCollectionItems(
     .where('slug', '=', slug)
     .executeTakeFirst();
   if (!collection) throw collectionNotFound();
+  onCollection?.(collection.id);
   if (collection.status !== 'ACTIVE' || collection.archived_at !== null) return [];
   const page = await collectionMembersPage(db, organizationId, collection.id, query, { publicOnly: true });
   return page.data.map(toPublicItemRead);

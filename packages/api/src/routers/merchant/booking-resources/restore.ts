@@ -5,6 +5,7 @@ import { TAGS } from './docs.ts';
 
 export const restoreProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'booking-resource',
     openapi: {
       method: 'POST',
       path: '/merchant/booking-resources/{id}/restore',

@@ -5,6 +5,7 @@ import { TAGS } from './docs.ts';
 
 export const updateProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'booking-resource',
     openapi: {
       method: 'PATCH',
       path: '/merchant/booking-resources/{id}',

@@ -6,6 +6,7 @@ import { ACTIVATION, TAGS } from './docs.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'booking-service',
     openapi: {
       method: 'POST',
       path: '/merchant/booking-services',

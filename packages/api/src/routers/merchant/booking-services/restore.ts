@@ -6,6 +6,7 @@ import { TAGS } from './docs.ts';
 
 export const restoreProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'booking-service',
     openapi: {
       method: 'POST',
       path: '/merchant/booking-services/{id}/restore',

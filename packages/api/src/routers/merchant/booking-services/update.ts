@@ -6,6 +6,7 @@ import { ACTIVATION, TAGS } from './docs.ts';
 
 export const updateProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'booking-service',
     openapi: {
       method: 'PATCH',
       path: '/merchant/booking-services/{id}',

@@ -9,6 +9,7 @@ import { TAGS } from './docs.ts';
 
 export const addItemsProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'POST',
       path: '/merchant/collections/{id}/items',

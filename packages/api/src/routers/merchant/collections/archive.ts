@@ -5,6 +5,7 @@ import { TAGS } from './docs.ts';
 
 export const archiveProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'POST',
       path: '/merchant/collections/{id}/archive',

@@ -5,6 +5,7 @@ import { SLUG_RULE, TAGS } from './docs.ts';
 
 export const createProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'POST',
       path: '/merchant/collections',

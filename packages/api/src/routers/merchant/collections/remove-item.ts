@@ -9,6 +9,7 @@ import { TAGS } from './docs.ts';
 
 export const removeItemProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'DELETE',
       path: '/merchant/collections/{id}/items/{itemId}',

@@ -9,6 +9,7 @@ import { TAGS } from './docs.ts';
 
 export const reorderItemsProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'PATCH',
       path: '/merchant/collections/{id}/items/order',

@@ -5,6 +5,7 @@ import { TAGS } from './docs.ts';
 
 export const reorderProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'PATCH',
       path: '/merchant/collections/reorder',

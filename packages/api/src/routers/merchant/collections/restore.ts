@@ -5,6 +5,7 @@ import { TAGS } from './docs.ts';
 
 export const restoreProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'POST',
       path: '/merchant/collections/{id}/restore',

@@ -5,6 +5,7 @@ import { SLUG_RULE, TAGS } from './docs.ts';
 
 export const updateProcedure = writer()
   .meta({
+    purges: 'collection',
     openapi: {
       method: 'PATCH',
       path: '/merchant/collections/{id}',

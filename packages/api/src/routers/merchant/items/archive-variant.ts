@@ -6,6 +6,7 @@ import { variantActionInputSchema } from './item-inputs.ts';
 
 export const archiveVariantProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'item',
     openapi: {
       method: 'POST',
       path: '/merchant/items/{itemId}/variants/{variantId}/archive',

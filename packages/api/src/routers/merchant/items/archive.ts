@@ -6,6 +6,7 @@ import { itemActionInputSchema } from './item-inputs.ts';
 
 export const archiveProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'item',
     openapi: {
       method: 'POST',
       path: '/merchant/items/{id}/archive',

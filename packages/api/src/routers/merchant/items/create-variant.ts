@@ -5,6 +5,7 @@ import { VARIANTS } from './docs.ts';
 
 export const createVariantProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'item',
     openapi: {
       method: 'POST',
       path: '/merchant/items/{itemId}/variants',

@@ -5,6 +5,7 @@ import { ITEMS } from './docs.ts';
 
 export const createProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'item',
     openapi: {
       method: 'POST',
       path: '/merchant/items',

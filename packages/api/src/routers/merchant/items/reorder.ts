@@ -5,6 +5,7 @@ import { ITEMS } from './docs.ts';
 
 export const reorderProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'item',
     openapi: {
       method: 'PATCH',
       path: '/merchant/items/reorder',

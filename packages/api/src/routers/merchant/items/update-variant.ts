@@ -6,6 +6,7 @@ import { VARIANTS } from './docs.ts';
 
 export const updateVariantProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'item',
     openapi: {
       method: 'PATCH',
       path: '/merchant/items/{itemId}/variants/{variantId}',

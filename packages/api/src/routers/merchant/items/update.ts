@@ -5,6 +5,7 @@ import { ITEMS } from './docs.ts';
 
 export const updateProcedure = merchantProcedureWith('catalog:write')
   .meta({
+    purges: 'item',
     openapi: {
       method: 'PATCH',
       path: '/merchant/items/{id}',

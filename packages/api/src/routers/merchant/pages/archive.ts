@@ -5,6 +5,7 @@ import { writer } from './page-access.ts';
 
 export const archiveProcedure = writer()
   .meta({
+    purges: 'page',
     openapi: {
       method: 'POST',
       path: '/merchant/pages/{id}/archive',

@@ -5,6 +5,7 @@ import { writer } from './page-access.ts';
 
 export const updateProcedure = writer()
   .meta({
+    purges: 'page',
     openapi: {
       method: 'PATCH',
       path: '/merchant/pages/{id}',

@@ -5,6 +5,7 @@ import { idInput, moderator } from './review-moderation.ts';
 
 export const rejectProcedure = moderator
   .meta({
+    purges: 'review',
     openapi: {
       method: 'POST',
       path: '/merchant/reviews/{id}/reject',

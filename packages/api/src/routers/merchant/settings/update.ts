@@ -4,6 +4,7 @@ import { merchantActor } from '../../../write-context.ts';
 
 export const updateProcedure = merchantProcedureWith('settings:manage')
   .meta({
+    purges: 'tenant',
     openapi: {
       method: 'PATCH',
       path: '/merchant/settings',

@@ -13,6 +13,7 @@ export const getProcedure = tenantProcedure
       description: `${PUBLIC_SERVICE} A missing, draft, archived or other organization's service is the neutral \`404\`.`,
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'booking-service', read: 'detail' },
   })
   .input(serviceSlugInputSchema)
   .output(publicServiceSchema)

@@ -14,6 +14,7 @@ export const listProcedure = tenantProcedure
       description: `${PUBLIC_SERVICE} In the merchant's order.`,
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'booking-service', read: 'list' },
   })
   .input(publicServiceListQuerySchema)
   .output(pageSchema(publicServiceSchema))

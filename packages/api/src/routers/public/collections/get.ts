@@ -16,6 +16,7 @@ export const getProcedure = tenantProcedure
       description: 'An `ACTIVE`, unarchived collection; any other slug is the neutral `404`.',
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'collection', read: 'detail' },
   })
   .input(publicCollectionSlugInputSchema)
   .output(publicCollectionSchema)

@@ -18,6 +18,7 @@ export const listProcedure = tenantProcedure
         "`ACTIVE`, unarchived collections in the merchant's order. For the next page pass the last collection's `id` as `cursor`. `itemCount` counts the items a shopper sees.",
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'collection', read: 'list' },
   })
   .input(publicCollectionListQuerySchema)
   .output(z.array(publicCollectionSchema))

@@ -12,6 +12,7 @@ export const getProcedure = tenantProcedure
       description: `${PUBLIC_ITEM} With its unarchived variants; a variant's stock count is never shown, only \`inStock\`. Any other slug is the neutral \`404\`.`,
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'item', read: 'detail' },
   })
   .input(itemSlugInputSchema)
   .output(publicItemDetailSchema)

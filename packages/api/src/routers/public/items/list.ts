@@ -13,6 +13,7 @@ export const listProcedure = tenantProcedure
       description: `${PUBLIC_ITEM} In the merchant's order; for the next page pass the last item's \`id\` as \`cursor\` (a shorter page is the last). A \`collection\` that is not \`ACTIVE\` and unarchived keeps nothing.`,
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'item', read: 'list' },
   })
   .input(publicItemListQuerySchema)
   .output(z.array(publicItemSchema))

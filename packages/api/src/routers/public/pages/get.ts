@@ -12,6 +12,7 @@ export const getProcedure = tenantProcedure
       description: 'A `PUBLISHED`, unarchived page; any other slug is the neutral `404`.',
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'page', read: 'detail' },
   })
   .input(publicPageSlugInputSchema)
   .output(publicCmsPageSchema)

@@ -14,6 +14,7 @@ export const listProcedure = tenantProcedure
         "`PUBLISHED`, unarchived pages, without their `content` (read a page by slug for it). For the next page pass the last page's `id` as `cursor`.",
     },
     rateLimit: 'public-read',
+    publicCache: { kind: 'page', read: 'list' },
   })
   .input(publicPageListQuerySchema)
   .output(z.array(publicCmsPageSummarySchema))
