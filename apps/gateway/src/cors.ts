@@ -14,9 +14,11 @@ export const CORS_ALLOWED_HEADERS = [
   'x-organization-slug',
   'x-idempotency-key',
   'idempotency-key',
+  // A storefront script revalidating a public read itself (the browser's own cache needs no leave).
+  'if-none-match',
 ];
 /** Response headers a browser script may read. */
-export const CORS_EXPOSED_HEADERS = ['x-request-id', 'Retry-After', 'idempotent-replayed'];
+export const CORS_EXPOSED_HEADERS = ['x-request-id', 'Retry-After', 'idempotent-replayed', 'ETag'];
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** How long a browser may reuse a preflight's answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

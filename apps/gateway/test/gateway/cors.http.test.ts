@@ -69,6 +69,7 @@ describe('CORS preflights', () => {
             'x-organization-slug',
             'x-idempotency-key',
             'authorization',
+            'if-none-match',
           ]),
         );
         expect(response.headers.get('access-control-max-age')).toBe('600');
@@ -113,7 +114,7 @@ describe('CORS on answers', () => {
     expect(response.headers.get('access-control-allow-origin')).toBe(STOREFRONT);
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('access-control-expose-headers')?.toLowerCase().split(',')).toEqual(
-      expect.arrayContaining(['x-request-id', 'retry-after', 'idempotent-replayed']),
+      expect.arrayContaining(['x-request-id', 'retry-after', 'idempotent-replayed', 'etag']),
     );
     expect(varyOf(response)).toContain('origin');
     expect(((await response.json()) as { slug: string }).slug).toBe('shop-a');

@@ -98,7 +98,7 @@ describe('answers stay on the server fast path', () => {
       ...expected,
       'x-request-id': expect.stringMatching(/^req_/),
       'access-control-allow-origin': STOREFRONT,
-      'access-control-expose-headers': 'x-request-id,Retry-After,idempotent-replayed',
+      'access-control-expose-headers': 'x-request-id,Retry-After,idempotent-replayed,ETag',
       vary: 'Origin',
       'cache-control': 'private, no-store',
       'content-type': 'application/json',
