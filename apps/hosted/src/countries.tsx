@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { COUNTRY_CODES } from './lib/checkout-schemas.ts';
 
 /** Country names in the customer's language (the code itself where the browser has none). */
@@ -26,19 +26,26 @@ export function useCountries() {
   );
 }
 
-/** A required select of countries by name, its value the two-letter code; checkout and the address book share it. */
+/**
+ * A required select of countries by name, its value the two-letter code; checkout and the address
+ * book share it. Its message goes as soon as a country is chosen (as the form's fields do), so the
+ * layout below it does not move when the shopper next presses a button.
+ */
 export function CountrySelect({
   id,
   name,
   defaultValue,
-  error,
+  errors,
 }: {
   id: string;
   name: string;
   defaultValue: string;
-  error: string | undefined;
+  /** The form's messages by field name (a new object at each submit shows its message again). */
+  errors: Record<string, string>;
 }) {
   const countries = useCountries();
+  const [shown, setShown] = useState(errors[name]);
+  useEffect(() => setShown(errors[name]), [errors, name]);
   return (
     <div className="field">
       <label htmlFor={id}>Country</label>
@@ -47,9 +54,10 @@ export function CountrySelect({
         name={name}
         autoComplete="country"
         required
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={shown ? `${id}-error` : undefined}
         defaultValue={defaultValue}
+        onChange={() => setShown(undefined)}
       >
         <option value="">Choose a country</option>
         {countries.map((country) => (
@@ -58,9 +66,9 @@ export function CountrySelect({
           </option>
         ))}
       </select>
-      {error ? (
+      {shown ? (
         <span id={`${id}-error`} className="field-error">
-          {error}
+          {shown}
         </span>
       ) : null}
     </div>

@@ -144,6 +144,8 @@ describe('stock holds over HTTP', () => {
     const refused = await bind(second.checkoutToken, '203.0.113.7');
     const error = await expectError(refused, 429, 'RATE_LIMIT_EXCEEDED');
     expect(error.message).toContain(String(HOLD_CAP));
+    // The envelope tells the cap from a request-rate limit (the hosted checkout says which).
+    expect(error.details).toEqual({ reason: 'HELD_UNITS_CAP', maxUnits: HOLD_CAP, requestedUnits: 2 });
     expect(Number(refused.headers.get('retry-after'))).toBe(15 * 60);
     expect((await bind(second.checkoutToken, '203.0.113.8')).status).toBe(200);
     for (const token of [first.checkoutToken, second.checkoutToken])
@@ -221,6 +223,9 @@ describe('OpenAPI', () => {
     expect(bindOperation.responses['429']).toBeDefined();
     expect(JSON.stringify(bindOperation.responses['429'])).toContain('RATE_LIMIT_EXCEEDED');
     expect(bindOperation.description).toContain('CHECKOUT_MAX_HELD_UNITS_PER_CLIENT');
+    expect(bindOperation.description).toContain(
+      "details: { reason: 'HELD_UNITS_CAP', maxUnits, requestedUnits }",
+    );
     expect(document.paths['/public/orders']!.post!.description).toContain('RENTAL');
     expect(document.components.schemas.CheckoutLine!.properties).toHaveProperty('type');
     expect(document.components.schemas.CheckoutSession!.properties).toHaveProperty('taxIncluded');

@@ -13,13 +13,17 @@ export {
 export { createReturnByReferenceInputSchema, RETURN_REASONS } from '@commerce/orders/schemas';
 
 import type { z } from 'zod';
+import { type IssueLike, plainMessage } from './messages.ts';
 
-/** A zod error as a react-aria `Form`'s `validationErrors`: the first message of each top-level field. */
+/**
+ * A zod error as a form's `validationErrors`: the first issue of each field, keyed by its dotted
+ * path, in plain words (never zod's own text).
+ */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {
-    const key = issue.path.map(String).join('.') || 'form';
-    errors[key] ??= issue.message;
+    const key = issue.path.map(String).join('.');
+    errors[key || 'form'] ??= plainMessage(key, issue as unknown as IssueLike);
   }
   return errors;
 }

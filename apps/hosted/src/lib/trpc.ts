@@ -1,6 +1,7 @@
 import type { AppRouter } from '@commerce/api';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
+import { plainMessage } from './messages.ts';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
@@ -27,15 +28,53 @@ export interface ApiFailure {
   status: number | undefined;
   /** The API's error code (`RATE_LIMIT_EXCEEDED`, `VERIFICATION_FAILED` …). */
   code: string | undefined;
+  /** A sentence for the shopper (never the API's or the browser's own text: see `plainFailure`). */
   message: string;
   retryAfterSeconds: number | undefined;
+  /** A `VALIDATION_FAILED`'s issues, each message in plain words (lib/messages.ts). */
   issues: { path: string; message: string }[];
+  /** The envelope's `details` (`shortages`, `reason` …), as the API sent them. */
+  details: Record<string, unknown> | undefined;
+  /** No answer came back (offline, connection reset): whether the request was handled is unknown. */
+  network: boolean;
 }
 
 interface ErrorData {
   httpStatus?: number;
   appCode?: string;
-  details?: { issues?: { path: string; message: string }[] };
+  details?: { issues?: { path: string; message: string }[] } & Record<string, unknown>;
+}
+
+/**
+ * The sentence a refusal shows when the page has nothing more specific to say. The API's own
+ * `message` is written for developers ("The transition is not allowed from the current state") and
+ * a failed fetch's is the browser's ("Failed to fetch"): neither reaches a shopper.
+ */
+export function plainFailure(code: string | undefined, status: number | undefined): string {
+  if (status === undefined) return 'We could not reach the store. Check your connection and try again.';
+  switch (code) {
+    case 'VALIDATION_FAILED':
+      return 'Some details are not right. Check them and try again.';
+    case 'RESOURCE_NOT_FOUND':
+      return 'We could not find this. The link may be out of date.';
+    case 'UNAUTHENTICATED':
+      return 'Sign in to continue.';
+    case 'FORBIDDEN':
+      return 'This cannot be done from here.';
+    case 'STALE_STATE':
+    case 'INVALID_STATE_TRANSITION':
+      return 'This changed in the meantime. Reload the page and try again.';
+    case 'RATE_LIMIT_EXCEEDED':
+      return 'Too many attempts. Please wait a little and try again.';
+    case 'PROVIDER_ERROR':
+    case 'PROVIDER_UNAVAILABLE':
+    case 'SERVICE_UNAVAILABLE':
+      return 'The store cannot answer right now. Try again in a moment.';
+    default:
+      return status >= 500
+        ? 'Something went wrong on our side. Try again in a moment.'
+        : 'That did not work. Try again.';
+  }
 }
 
 /** What a failed call says, read from tRPC's error (`Retry-After` from the response's header). */
@@ -44,19 +83,28 @@ export function readFailure(error: unknown): ApiFailure {
     return {
       status: undefined,
       code: undefined,
-      message: String(error),
+      message: plainFailure(undefined, undefined),
       retryAfterSeconds: undefined,
       issues: [],
+      details: undefined,
+      network: true,
     };
   const data = (error.data ?? {}) as ErrorData;
   const response = (error.meta as { response?: Response } | undefined)?.response;
   const retryAfter = Number(response?.headers.get('retry-after') ?? Number.NaN);
+  const status = data.httpStatus ?? response?.status;
   return {
-    status: data.httpStatus ?? response?.status,
+    status,
     code: data.appCode,
-    message: error.message,
+    message: plainFailure(data.appCode, status),
     retryAfterSeconds: Number.isFinite(retryAfter) ? retryAfter : undefined,
-    issues: data.details?.issues ?? [],
+    issues: (data.details?.issues ?? []).map((issue) => ({
+      path: issue.path,
+      message: plainMessage(issue.path, issue),
+    })),
+    details: data.details,
+    // A fetch that failed (tRPC wraps the TypeError) has neither a status nor a response.
+    network: status === undefined,
   };
 }
 

@@ -145,7 +145,7 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
         id={address ? `country-${address.id}` : 'country-new'}
         name="country"
         defaultValue={address?.country ?? ''}
-        error={errors.country}
+        errors={errors}
       />
       <Field
         name="phone"

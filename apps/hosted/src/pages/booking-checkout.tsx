@@ -4,12 +4,12 @@ import { Link, useRouteContext } from '@tanstack/react-router';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useMemo, useState } from 'react';
-import { Checkbox, Form } from 'react-aria-components';
+import { Checkbox } from 'react-aria-components';
 import { convertHoldInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure } from '../lib/trpc.ts';
-import { Button, FailureNotice, Field, Notice, Page } from '../ui.tsx';
+import { Button, FailureNotice, Field, Form, Notice, Page } from '../ui.tsx';
 import { useStepFocus } from './checkout-parts.tsx';
 import '../checkout.css';
 
@@ -138,7 +138,6 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
       <p>Your time is held for a few minutes. Tell us who is booking to finish.</p>
       <Form
         validationErrors={errors}
-        validationBehavior="aria"
         aria-label="Your details"
         onSubmit={(event) => {
           event.preventDefault();
@@ -154,15 +153,21 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
           isRequired
           defaultValue={email ?? ''}
           description="The email you started this booking with. Your confirmation is sent here."
-          // The server's refusal goes as the customer types, not on blur (which would move the button).
-          onChange={() => setErrors(({ customerEmail: _, ...rest }) => rest)}
         />
         <Field name="customerPhone" label="Phone (optional)" type="tel" autoComplete="tel" />
         <Field name="customerNote" label="Note for the store (optional)" />
         {agreementVersion !== undefined ? (
           <div className="card">
             <Notice>This service asks you to accept its agreement (version {agreementVersion}).</Notice>
-            <Checkbox className="checkbox" isSelected={accepted} onChange={setAccepted}>
+            <Checkbox
+              className="checkbox"
+              isSelected={accepted}
+              onChange={(selected) => {
+                setAccepted(selected);
+                // Its message goes as it is ticked, not at the next press of "Book" (which it would move).
+                if (selected) setErrors(({ agreement: _, ...rest }) => rest);
+              }}
+            >
               <span className="box" aria-hidden="true">
                 {accepted ? '✓' : ''}
               </span>

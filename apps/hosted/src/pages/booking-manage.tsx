@@ -2,12 +2,12 @@ import type { AppRouter } from '@commerce/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
-import { Form, Label, TextArea, TextField } from 'react-aria-components';
+import { FieldError, Label, TextArea, TextField } from 'react-aria-components';
 import { cancelRequestInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDate, formatDateTime, formatMoney, humanize } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
-import { Button, FailureNotice, Loading, Notice, Page } from '../ui.tsx';
+import { Button, FailureNotice, Form, Loading, Notice, Page } from '../ui.tsx';
 import '../checkout.css';
 
 type Booking = inferRouterOutputs<AppRouter>['customer']['guestBookings']['get'];
@@ -158,7 +158,6 @@ export function BookingManagePage({ token }: { token: string }) {
       ) : confirming ? (
         <Form
           validationErrors={errors}
-          validationBehavior="aria"
           aria-labelledby="cancel-title"
           onSubmit={async (event) => {
             event.preventDefault();
@@ -190,6 +189,7 @@ export function BookingManagePage({ token }: { token: string }) {
           <TextField name="reason" className="field" maxLength={500}>
             <Label>Reason (optional)</Label>
             <TextArea rows={3} />
+            <FieldError className="field-error" />
           </TextField>
           {failure ? (
             refusalText(failure.failure, failure.details) ? (
@@ -302,7 +302,6 @@ function RescheduleForm({
   return (
     <Form
       validationErrors={errors}
-      validationBehavior="aria"
       aria-labelledby="move-title"
       onSubmit={async (event) => {
         event.preventDefault();
@@ -376,7 +375,10 @@ function RescheduleForm({
                 name="slot"
                 value={slot.startsAt}
                 checked={chosen?.startsAt === slot.startsAt}
-                onChange={() => setChosen(slot)}
+                onChange={() => {
+                  setChosen(slot);
+                  setErrors(({ form: _, ...rest }) => rest);
+                }}
               />
               <span>{timeOf(slot)}</span>
             </label>
@@ -387,6 +389,7 @@ function RescheduleForm({
       <TextField name="reason" className="field" maxLength={500}>
         <Label>Reason (optional)</Label>
         <TextArea rows={2} />
+        <FieldError className="field-error" />
       </TextField>
       {failure ? (
         refusalText(failure.failure, failure.details) ? (

@@ -2,6 +2,7 @@ import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect } from 'react';
 import { formatMoney } from '../lib/format.ts';
+import type { ApiFailure } from '../lib/trpc.ts';
 import '../checkout.css';
 import { LineItemsTable } from '../line-items.tsx';
 
@@ -16,6 +17,29 @@ export function useStepFocus(step: string): void {
   useEffect(() => {
     if (step) document.getElementById('main')?.focus();
   }, [step]);
+}
+
+/**
+ * A 409 INSUFFICIENT_STOCK as a sentence naming each short line and the quantity asked for: the
+ * envelope's `details.shortages[].path` is the line's place in the cart (`lines.2`). The server
+ * never says how many are left, so neither does the page.
+ */
+export function shortageText(failure: ApiFailure, lines: CheckoutSession['lines']): string {
+  const shortages =
+    (failure.details as { shortages?: { path: string; requestedQuantity?: number }[] } | undefined)
+      ?.shortages ?? failure.issues;
+  const named = shortages
+    .map((shortage) => {
+      const index = /^lines\.(\d+)/.exec(shortage.path)?.[1];
+      const line = index === undefined ? undefined : lines[Number(index)];
+      if (!line) return undefined;
+      const asked = 'requestedQuantity' in shortage ? shortage.requestedQuantity : line.quantity;
+      return `${line.name} (you asked for ${asked ?? line.quantity})`;
+    })
+    .filter((text): text is string => text !== undefined);
+  return named.length > 0
+    ? `There is not enough stock of ${named.join(', ')}. Go back to the store to lower the quantity or remove it from your cart.`
+    : 'Some items are no longer in stock in that quantity. Go back to the store to change your cart.';
 }
 
 /** What the server says about the session's payment: the result page shows this, never the browser's. */

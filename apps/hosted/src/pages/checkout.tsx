@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Navigate } from '@tanstack/react-router';
-import { useState } from 'react';
-import { Form } from 'react-aria-components';
+import { useEffect, useRef, useState } from 'react';
 import { CountrySelect, countryName } from '../countries.tsx';
 import { repriceCheckoutSessionInputSchema } from '../lib/checkout-schemas.ts';
-import { formatDateTime, formatMoney } from '../lib/format.ts';
+import { formatDateTime, formatMoney, formatWait } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
-import { Button, FailureNotice, Field, Loading, Notice, Page } from '../ui.tsx';
-import { type CheckoutSession, OrderSummary } from './checkout-parts.tsx';
+import { Button, FailureNotice, Field, Form, Loading, Notice, Page } from '../ui.tsx';
+import { type CheckoutSession, OrderSummary, shortageText } from './checkout-parts.tsx';
 import { PaymentStep } from './payment-step.tsx';
 
 /** A checkout link that does not open a session: unknown, expired, or another store's (one neutral 404). */
@@ -70,18 +69,27 @@ export function CheckoutPage({ token }: { token: string }) {
   }
 }
 
-/** A 409 STALE_STATE (prices changed), INSUFFICIENT_STOCK or a validation refusal, as a sentence. */
+/**
+ * A 409 STALE_STATE (prices changed), INSUFFICIENT_STOCK (naming the short lines) or the cap on the
+ * units one shopper may hold (a 429 whose `details.reason` is `HELD_UNITS_CAP`, not a request-rate
+ * limit: "too many attempts" would send the shopper to wait for nothing), as a sentence.
+ */
 function bindFailureText(failure: ApiFailure, session: CheckoutSession): string | undefined {
   if (failure.code === 'STALE_STATE')
     return 'Prices changed since you opened the checkout. Check the new total and continue again.';
-  if (failure.code === 'INSUFFICIENT_STOCK') {
-    const names = failure.issues
-      .map((issue) => /^lines\.(\d+)/.exec(issue.path)?.[1])
-      .map((index) => (index === undefined ? undefined : session.lines[Number(index)]?.name))
-      .filter((name): name is string => name !== undefined);
-    return names.length > 0
-      ? `Not enough stock left of: ${names.join(', ')}. Go back to the store to change your cart.`
-      : 'Some items are no longer in stock in that quantity. Go back to the store to change your cart.';
+  if (failure.code === 'INSUFFICIENT_STOCK') return shortageText(failure, session.lines);
+  const details = failure.details as
+    | { reason?: string; maxUnits?: number; requestedUnits?: number }
+    | undefined;
+  if (failure.code === 'RATE_LIMIT_EXCEEDED' && details?.reason === 'HELD_UNITS_CAP') {
+    const max = details.maxUnits ?? 0;
+    const requested = details.requestedUnits ?? 0;
+    const cart = session.lines.map((line) => `${line.quantity} × ${line.name}`).join(', ');
+    if (requested > max)
+      return `This store reserves at most ${max} items for one shopper at a time, and this cart has ${requested} (${cart}). Go back to the store to lower the quantities.`;
+    return `This store reserves at most ${max} items for one shopper at a time, and your other open checkouts already hold some of them. Finish or leave those checkouts${
+      failure.retryAfterSeconds === undefined ? '' : `, or try again ${formatWait(failure.retryAfterSeconds)}`
+    }.`;
   }
   return undefined;
 }
@@ -104,11 +112,22 @@ function DetailsStep({
   const queryClient = useQueryClient();
   const queryKey = trpc.public.checkout.get.queryKey({ token });
   const reprice = useMutation(trpc.public.checkout.reprice.mutationOptions());
+  // The rate's reprices are their own mutation: choosing a rate never makes the details' button pending.
+  const repriceRate = useMutation(trpc.public.checkout.reprice.mutationOptions());
   const bind = useMutation(trpc.public.checkout.bind.mutationOptions());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<ApiFailure | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [rateId, setRateId] = useState<string | null>(session.shippingRateId);
+  // Where the focus goes once the details are first saved: the next step (see below).
+  const [focusNext, setFocusNext] = useState(false);
+  const shippingRef = useRef<HTMLFieldSetElement>(null);
+  const continueRef = useRef<HTMLDivElement>(null);
+  // A rate chosen while another is being saved: sent next, so the last choice is the one kept.
+  const wantedRate = useRef<string | undefined>(undefined);
+  const savingDetails = useRef(false);
+  const savingRate = useRef(false);
+  const binding = useRef(false);
 
   const saved = session.email !== null && session.customerName !== null;
   const needsCountry = session.shippingRequired;
@@ -121,6 +140,8 @@ function DetailsStep({
   };
 
   const saveDetails = async (data: FormData) => {
+    // A press or Enter while the last save is on its way submits nothing more.
+    if (savingDetails.current) return;
     setFailure(undefined);
     setNotice(undefined);
     const text = (name: string) => {
@@ -148,8 +169,8 @@ function DetailsStep({
     };
     const parsed = repriceCheckoutSessionInputSchema.safeParse(input);
     const missing: Record<string, string> = {};
-    if (!input.email) missing.email = 'Enter your email';
-    if (!input.customerName) missing.customerName = 'Enter your name';
+    if (!input.email) missing.email = 'Enter your email address';
+    if (!input.customerName) missing.customerName = 'Enter your full name';
     if (shippingAddress && !shippingAddress.country)
       missing['shippingAddress.country'] = 'Choose the country to ship to';
     if (!parsed.success || Object.keys(missing).length > 0) {
@@ -157,27 +178,67 @@ function DetailsStep({
       return;
     }
     setErrors({});
+    savingDetails.current = true;
     try {
       store(await reprice.mutateAsync(parsed.data));
+      // The first save opens the next step: the focus goes there (the button pressed stays where
+      // it is, now "Update details", and focus never falls to the page's body).
+      if (!saved) setFocusNext(true);
     } catch (error) {
       const read = readFailure(error);
       if (read.issues.length > 0)
         setErrors(Object.fromEntries(read.issues.map((issue) => [issue.path, issue.message])));
       else setFailure(read);
+    } finally {
+      savingDetails.current = false;
     }
   };
 
+  useEffect(() => {
+    if (!focusNext) return;
+    // The next step renders once the saved session reaches the page (the query's cache notifies
+    // its observers a moment later): until then there is nothing to focus, and this runs again.
+    const group = shippingRef.current;
+    const radio =
+      group?.querySelector<HTMLInputElement>('input[type=radio]:checked') ??
+      group?.querySelector<HTMLInputElement>('input[type=radio]');
+    const target = needsCountry ? (radio ?? group) : continueRef.current?.querySelector('button');
+    if (!target) return;
+    setFocusNext(false);
+    target.focus();
+  });
+
+  /**
+   * A rate chosen (by click or the arrow keys, which move the focus and the choice together): the
+   * radios are never disabled while it is saved (a disabled radio drops the focus to the page's
+   * body), and choices made meanwhile are saved one after another, the last one kept.
+   */
   const chooseRate = async (id: string) => {
     setRateId(id);
     setFailure(undefined);
+    wantedRate.current = id;
+    if (savingRate.current) return;
+    savingRate.current = true;
     try {
-      store(await reprice.mutateAsync({ token, shippingRateId: id }));
-    } catch (error) {
-      setFailure(readFailure(error));
+      while (wantedRate.current !== undefined) {
+        const next = wantedRate.current;
+        wantedRate.current = undefined;
+        try {
+          const repriced = await repriceRate.mutateAsync({ token, shippingRateId: next });
+          if (wantedRate.current === undefined) store(repriced);
+        } catch (error) {
+          if (wantedRate.current === undefined) setFailure(readFailure(error));
+        }
+      }
+    } finally {
+      savingRate.current = false;
     }
   };
 
   const continueToPayment = async () => {
+    // Not disabled while binding (the focus would fall to the page's body if the bind is refused).
+    if (binding.current) return;
+    binding.current = true;
     setFailure(undefined);
     setNotice(undefined);
     try {
@@ -191,6 +252,8 @@ function DetailsStep({
       if (read.code === 'STALE_STATE') await queryClient.invalidateQueries({ queryKey });
       if (text) setNotice(text);
       else setFailure(read);
+    } finally {
+      binding.current = false;
     }
   };
 
@@ -200,7 +263,6 @@ function DetailsStep({
         <div>
           <Form
             validationErrors={errors}
-            validationBehavior="aria"
             aria-labelledby="details-title"
             onSubmit={(event) => {
               event.preventDefault();
@@ -273,19 +335,21 @@ function DetailsStep({
                   id="shipping-country"
                   name="shippingAddress.country"
                   defaultValue={address?.country ?? session.shippingCountry ?? ''}
-                  error={errors['shippingAddress.country']}
+                  errors={errors}
                 />
               </fieldset>
             ) : null}
             <div className="actions">
-              <Button type="submit" variant={saved ? 'secondary' : 'primary'} isDisabled={reprice.isPending}>
+              {/* Never disabled while saving (a disabled button drops the focus to the page's body):
+                  a press meanwhile is ignored by saveDetails. */}
+              <Button type="submit" variant={saved ? 'secondary' : 'primary'}>
                 {saved ? 'Update details' : needsCountry ? 'Continue to shipping' : 'Continue'}
               </Button>
             </div>
           </Form>
 
           {saved && needsCountry && address !== null && session.shippingCountry !== null ? (
-            <fieldset className="card radio-list">
+            <fieldset className="card radio-list" ref={shippingRef} tabIndex={-1}>
               <legend>Shipping method</legend>
               {session.shippingOptions.length === 0 ? (
                 <p>This store does not ship to {countryName(session.shippingCountry)}.</p>
@@ -297,7 +361,6 @@ function DetailsStep({
                       name="shippingRate"
                       value={option.id}
                       checked={rateId === option.id}
-                      disabled={reprice.isPending}
                       onChange={() => void chooseRate(option.id)}
                     />
                     <span>
@@ -315,8 +378,8 @@ function DetailsStep({
           {notice ? <Notice tone="error">{notice}</Notice> : null}
           <FailureNotice failure={failure} />
           {saved ? (
-            <div className="actions">
-              <Button onPress={() => void continueToPayment()} isDisabled={!ready || bind.isPending}>
+            <div className="actions" ref={continueRef}>
+              <Button onPress={() => void continueToPayment()} isDisabled={!ready}>
                 Continue to payment
               </Button>
             </div>

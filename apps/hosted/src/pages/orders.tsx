@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { formatDate, formatMoney, humanize } from '../lib/format.ts';
-import { createReturnByReferenceInputSchema, RETURN_REASONS } from '../lib/schemas.ts';
+import { createReturnByReferenceInputSchema, fieldErrors, RETURN_REASONS } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC, useTRPCClient } from '../lib/trpc.ts';
 import { RequireSession } from '../session.tsx';
 import { Button, FailureNotice, Form, Loading, Notice, Page } from '../ui.tsx';
@@ -119,7 +119,7 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
             form:
               input.lines.length === 0
                 ? 'Choose at least one item to return.'
-                : parsed.error.issues[0]!.message,
+                : (Object.values(fieldErrors(parsed.error))[0] ?? 'Check the items to return.'),
           });
           return;
         }

@@ -3,14 +3,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useRouteContext } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Form } from 'react-aria-components';
+import { normalizeExpiry } from '../lib/card.ts';
 import { sandboxPaymentConfirmInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { paymentFormFor } from '../lib/payment-form.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
-import { Button, FailureNotice, Field, Loading, Notice, Page } from '../ui.tsx';
-import { type CheckoutSession, OrderSummary, useStepFocus } from './checkout-parts.tsx';
+import { Button, FailureNotice, Field, Form, Loading, Notice, Page } from '../ui.tsx';
+import {
+  type CheckoutSession,
+  OrderSummary,
+  paymentOutcome,
+  shortageText,
+  useStepFocus,
+} from './checkout-parts.tsx';
 
 type Handoff = inferRouterOutputs<AppRouter>['public']['checkout']['paymentSession'];
 
@@ -65,11 +71,35 @@ function useShowResult(token: string) {
   return () => navigate({ to: '/checkout/result', search: { token } });
 }
 
+/**
+ * After a call whose answer never came (offline, a reset connection): the session as the server has
+ * it now, or undefined when the server cannot be reached either. The request may have been handled,
+ * so the page asks before it says anything.
+ */
+function useReread(token: string) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  return async (): Promise<CheckoutSession | undefined> => {
+    try {
+      return await queryClient.fetchQuery({
+        ...trpc.public.checkout.get.queryOptions({ token }),
+        staleTime: 0,
+      });
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+const UNREACHABLE =
+  'We could not reach the store, so we cannot tell yet whether your payment went through. Check your connection, then check again: you will not be charged twice.';
+
 function FreeOrder({ token }: { token: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirmFree = useMutation(trpc.public.checkout.confirmFree.mutationOptions());
   const showResult = useShowResult(token);
+  const reread = useReread(token);
   const [failure, setFailure] = useState<ApiFailure | undefined>();
   return (
     <section aria-labelledby="free-title">
@@ -86,7 +116,10 @@ function FreeOrder({ token }: { token: string }) {
               await queryClient.invalidateQueries({ queryKey: trpc.public.checkout.get.queryKey({ token }) });
               await showResult();
             } catch (error) {
-              setFailure(readFailure(error));
+              const read = readFailure(error);
+              // The answer was lost: the order may be placed all the same. The server knows.
+              if (read.network && (await reread())?.status === 'COMPLETED') await showResult();
+              else setFailure(read);
             }
           }}
         >
@@ -98,10 +131,10 @@ function FreeOrder({ token }: { token: string }) {
 }
 
 /** Why the payment session cannot start, in words. */
-function paymentSessionText(failure: ApiFailure): string | undefined {
+function paymentSessionText(failure: ApiFailure, session: CheckoutSession): string | undefined {
   switch (failure.code) {
     case 'INSUFFICIENT_STOCK':
-      return 'Some items sold out while the payment was retried. Go back to the store to change your cart.';
+      return shortageText(failure, session.lines);
     case 'INVALID_STATE_TRANSITION':
       return 'This payment can no longer be made: the checkout was cancelled, completed or replaced.';
     case 'PROVIDER_ERROR':
@@ -142,7 +175,7 @@ function PaidOrder({ token, session }: { token: string; session: CheckoutSession
   });
 
   if (failure) {
-    const text = paymentSessionText(failure);
+    const text = paymentSessionText(failure, session);
     return (
       <>
         {text ? <Notice tone="error">{text}</Notice> : <FailureNotice failure={failure} />}
@@ -217,20 +250,63 @@ function SandboxCardForm({
   const trpc = useTRPC();
   const confirm = useMutation(trpc.public.sandboxPayments.confirm.mutationOptions());
   const showResult = useShowResult(token);
+  const reread = useReread(token);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [declined, setDeclined] = useState<string | undefined>();
   const [failure, setFailure] = useState<ApiFailure | undefined>();
+  const [lost, setLost] = useState<'NOT_PAID' | 'UNKNOWN' | undefined>();
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState(false);
+  // The form's own guard (the state above is a render late): one confirmation at a time, so a
+  // double click never sends the card twice. The button is never disabled, which would drop the
+  // focus to the page's body.
+  const working = useRef(false);
+
+  /** A declined payment: the same intent re-armed for another card, then the message and a fresh form. */
+  const afterDecline = async (text: string) => {
+    const rearmed = await rearm();
+    setDeclined(text);
+    if (rearmed) setAttempt((count) => count + 1);
+  };
+
+  /**
+   * The confirmation's answer never came: the charge may have gone through. The session as the
+   * server has it says what happened: paid (the confirmation), declined (another card), or not
+   * paid (the same form, said in words); unreachable, the page says it cannot tell and offers to
+   * check again.
+   */
+  const resolveLost = async () => {
+    if (working.current) return;
+    working.current = true;
+    setBusy(true);
+    try {
+      const current = await reread();
+      if (!current) return setLost('UNKNOWN');
+      const outcome = paymentOutcome(current);
+      if (outcome === 'PAID' || outcome === 'FREE' || outcome === 'CANCELLED') {
+        await showResult();
+        return;
+      }
+      setLost(undefined);
+      if (outcome === 'FAILED') await afterDecline('Your card was declined. Try another card.');
+      else setLost('NOT_PAID');
+    } finally {
+      working.current = false;
+      setBusy(false);
+    }
+  };
 
   const pay = async (data: FormData) => {
+    if (working.current) return;
     setFailure(undefined);
+    setLost(undefined);
     const input = {
       clientSecret: handoff.clientSecret,
       card: {
         number: String(data.get('card.number') ?? ''),
-        expiry: String(data.get('card.expiry') ?? ''),
-        cvc: String(data.get('card.cvc') ?? ''),
+        // `1229` as `12/29`: the route takes MM/YY, shoppers type it either way.
+        expiry: normalizeExpiry(String(data.get('card.expiry') ?? '')),
+        cvc: String(data.get('card.cvc') ?? '').trim(),
       },
     };
     const parsed = sandboxPaymentConfirmInputSchema.safeParse(input);
@@ -239,6 +315,7 @@ function SandboxCardForm({
       return;
     }
     setErrors({});
+    working.current = true;
     setBusy(true);
     try {
       // The raw input: the server applies the same schema (its transform strips the spaces).
@@ -250,19 +327,21 @@ function SandboxCardForm({
       // Declined: the payment is FAILED on the server; the same intent is re-armed for another card.
       // The message and the fresh form appear together, once the payment is armed again: a card typed
       // as soon as the message shows is never wiped by the form's remount, nor sent to a failed payment.
-      const rearmed = await rearm();
-      setDeclined(
-        `${DECLINES[result.declineCode ?? ''] ?? `Your card was declined (${result.declineCode ?? 'no reason given'}).`} Try another card.`,
+      await afterDecline(
+        `${DECLINES[result.declineCode ?? ''] ?? 'Your card was declined.'} Try another card.`,
       );
-      if (rearmed) setAttempt((count) => count + 1);
     } catch (error) {
       const read = readFailure(error);
       // The payment is no longer pending (paid, failed or cancelled meanwhile): the server knows which.
       if (read.code === 'INVALID_STATE_TRANSITION') await showResult();
-      else if (read.issues.length > 0)
+      else if (read.network) {
+        working.current = false;
+        await resolveLost();
+      } else if (read.issues.length > 0)
         setErrors(Object.fromEntries(read.issues.map((issue) => [issue.path, issue.message])));
       else setFailure(read);
     } finally {
+      working.current = false;
       setBusy(false);
     }
   };
@@ -271,7 +350,6 @@ function SandboxCardForm({
     <Form
       key={attempt}
       validationErrors={errors}
-      validationBehavior="aria"
       aria-label="Card payment"
       onSubmit={(event) => {
         event.preventDefault();
@@ -296,10 +374,21 @@ function SandboxCardForm({
         <Field name="card.cvc" label="CVC" autoComplete="cc-csc" inputMode="numeric" isRequired />
       </div>
       <FailureNotice failure={failure} />
+      {lost === 'NOT_PAID' ? (
+        <Notice tone="error">
+          Your payment was not taken: we could not reach the store. Check your connection and press Pay again.
+        </Notice>
+      ) : lost === 'UNKNOWN' ? (
+        <Notice tone="error">{UNREACHABLE}</Notice>
+      ) : null}
       <div className="actions">
-        <Button type="submit" isDisabled={busy}>
-          {busy ? 'Paying…' : `Pay ${formatMoney(handoff.amountInCents, handoff.currency)}`}
-        </Button>
+        {lost === 'UNKNOWN' ? (
+          <Button onPress={() => void resolveLost()}>Check again</Button>
+        ) : (
+          <Button type="submit">
+            {busy ? 'Paying…' : `Pay ${formatMoney(handoff.amountInCents, handoff.currency)}`}
+          </Button>
+        )}
       </div>
     </Form>
   );

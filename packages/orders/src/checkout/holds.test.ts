@@ -90,6 +90,8 @@ describe('held units per client', () => {
     expect(error.code).toBe('RATE_LIMIT_EXCEEDED');
     expect(error.status).toBe(429);
     expect(error.retryAfterSeconds).toBe(11 * 60);
+    // The cause, told apart from a request-rate limit: this bind's units and the cap.
+    expect(error.details).toEqual({ reason: 'HELD_UNITS_CAP', maxUnits: 3, requestedUnits: 2 });
     expect(await s.stock()).toBe(8);
 
     // Another client is not affected; the same client may still bind within the cap.
@@ -118,7 +120,9 @@ describe('held units per client', () => {
   it('refuses a single bind over the cap, and counts only tracked stock', async () => {
     const s = await shop(50);
     const big = await open(s, 21);
-    expect((await failureOf(bindAs(s, big.checkoutToken, 'client-a'))).code).toBe('RATE_LIMIT_EXCEEDED');
+    const refused = await failureOf(bindAs(s, big.checkoutToken, 'client-a'));
+    expect(refused.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(refused.details).toEqual({ reason: 'HELD_UNITS_CAP', maxUnits: 20, requestedUnits: 21 });
     expect(await s.stock()).toBe(50);
 
     const untracked = await createCheckoutSession(handle.db, s.createScope(), {

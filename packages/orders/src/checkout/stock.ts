@@ -52,7 +52,7 @@ export interface HoldCap {
  * serialized by a transaction-scoped advisory lock on (tenant, client) taken
  * before the variant locks, and the units its other sessions hold plus these
  * may not pass the cap (429 RATE_LIMIT_EXCEEDED, Retry-After: until its next
- * hold ends). Call in the binding transaction.
+ * hold ends; `details: { reason: 'HELD_UNITS_CAP', maxUnits, requestedUnits }`). Call in the binding transaction.
  */
 export async function reserveStock(
   trx: Kysely<Database>,
@@ -155,10 +155,12 @@ async function assertHoldRoom(trx: Kysely<Database>, scope: StockScope, cap: Hol
   const retryAfterSeconds = held.nextEnd
     ? (new Date(held.nextEnd).getTime() - scope.at.getTime()) / 1000
     : cap.holdMinutes * 60;
+  // `details` tell this refusal from a request-rate limit, which the same route can also answer: a
+  // cart above the cap alone (`requestedUnits > maxUnits`) never binds, whatever the wait.
   throw new AppError(
     'RATE_LIMIT_EXCEEDED',
     `One client may hold at most ${cap.maxUnits} units of this store at once; retry when a hold ends`,
-    undefined,
+    { reason: 'HELD_UNITS_CAP', maxUnits: cap.maxUnits, requestedUnits: units },
     { retryAfterSeconds },
   );
 }

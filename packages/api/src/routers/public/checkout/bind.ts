@@ -19,7 +19,7 @@ export const bindProcedure = tenantProcedure
       summary: 'Freeze the total and reserve the stock (step 3)',
       description: [
         'Needs `email`, `customerName` and, when the cart ships, a `shippingCountry` with an option (else `400` naming each missing field). The cart is priced again: a changed price or fee, or a line no longer sellable, saves the new prices and answers `409 STALE_STATE` (show them and bind again). A configured tax provider adds tax, or records the tax the prices include.',
-        `Tracked variants are reserved until \`expiresAt\` (CHECKOUT_HOLD_MINUTES after the first bind, then fixed). Concurrent checkouts of the last units never oversell: the others get \`409 INSUFFICIENT_STOCK\` naming the short lines. The units one client address holds at once are capped (CHECKOUT_MAX_HELD_UNITS_PER_CLIENT): a bind over the cap is \`429\` with \`Retry-After\` and reserves nothing. A retry holds the stock once. ${TOKEN_NOTE}`,
+        `Tracked variants are reserved until \`expiresAt\` (CHECKOUT_HOLD_MINUTES after the first bind, then fixed). Concurrent checkouts of the last units never oversell: the others get \`409 INSUFFICIENT_STOCK\` naming the short lines. The units one client address holds at once are capped (CHECKOUT_MAX_HELD_UNITS_PER_CLIENT): a bind over the cap is \`429 RATE_LIMIT_EXCEEDED\` with \`Retry-After\` and \`details: { reason: 'HELD_UNITS_CAP', maxUnits, requestedUnits }\` (the cap and this bind's tracked units; a request-rate limit of the route has no \`details\`, and a cart whose \`requestedUnits\` pass \`maxUnits\` never binds, whatever the wait) and reserves nothing. A retry holds the stock once. ${TOKEN_NOTE}`,
       ].join('\n\n'),
     },
     rateLimit: 'public-checkout',
