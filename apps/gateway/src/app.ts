@@ -1,11 +1,4 @@
-import {
-  type ApiContext,
-  type ApiDeps,
-  appRouter,
-  buildOpenApiDocument,
-  createApiContext,
-  listRestRoutes,
-} from '@commerce/api';
+import { type ApiContext, type ApiDeps, appRouter, createApiContext, listRestRoutes } from '@commerce/api';
 import { settleBookingPayment } from '@commerce/bookings';
 import { AppError, newId } from '@commerce/core';
 import { customerEmailConfigOf } from '@commerce/notifications';
@@ -22,17 +15,17 @@ import { mountDocs } from './docs.ts';
 import type { GatewayEnv } from './env.ts';
 import { errorEnvelope, toAppError } from './errors.ts';
 import { mountHostedApp } from './hosted-app.ts';
-import { guardTrpcRequest, INPUT_RULES, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
-import { CACHE_NOTE, createPublicCachePolicy, NOT_CACHEABLE } from './public-cache.ts';
+import { guardTrpcRequest, TRPC_MAX_BATCH_SIZE } from './input-guard.ts';
+import { gatewayOpenApiDocument } from './openapi.ts';
+import { createPublicCachePolicy, NOT_CACHEABLE } from './public-cache.ts';
 import { createResponseHeaders } from './response-headers.ts';
 import { mountRestRoutes } from './rest.ts';
-import { SANDBOX_NOTE, sandboxHeaders } from './sandbox.ts';
+import { sandboxHeaders } from './sandbox.ts';
 import {
   applyPaymentEvent,
   type GatewayPaymentEventHandler,
   mountPaymentWebhook,
   type PaymentWebhookDeps,
-  paymentWebhookOpenApiPaths,
 } from './webhooks.ts';
 
 export interface GatewayDeps extends ApiDeps {
@@ -60,11 +53,7 @@ export function createApp(deps: GatewayDeps): Hono<GatewayEnv> {
   const router = deps.router ?? appRouter;
   const { logger } = deps;
   const routes = listRestRoutes(router);
-  const document = buildOpenApiDocument(router, routes, {
-    version: deps.version,
-    extraPaths: paymentWebhookOpenApiPaths,
-    notes: [INPUT_RULES, SANDBOX_NOTE, CACHE_NOTE],
-  });
+  const document = gatewayOpenApiDocument(router, deps.version, routes);
   const app = new Hono<GatewayEnv>();
 
   const renderError = (c: Context<GatewayEnv>, error: unknown) => {

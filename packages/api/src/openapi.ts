@@ -124,7 +124,87 @@ export function buildOpenApiDocument(
   }
   generated.paths = paths;
   generated.servers = [{ url: '/api/v1' }];
+  // The generator's own error schemas: every operation's errors are the contract's envelope instead.
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  normalizeSchemas(generated, schemas);
   return generated as unknown as OpenAPIObject;
+}
+
+/** Keys that hold one schema, and keys that hold a list or a map of schemas. */
+const SCHEMA_KEYS = ['schema', 'items', 'not', 'additionalProperties'];
+const SCHEMA_LIST_KEYS = ['allOf', 'anyOf', 'oneOf'];
+const COMPOSITIONS = ['allOf', 'anyOf', 'oneOf'] as const;
+
+/**
+ * Rewrites two forms zod-openapi emits for OpenAPI 3.0 that the specification does not
+ * define or a linter rightly flags, keeping what they mean:
+ *
+ * - A nullable reference or union, `{ nullable: true, allOf: [{ $ref }] }` or
+ *   `{ nullable: true, anyOf: [a, b] }`: OpenAPI 3.0 applies `nullable` only beside a `type`,
+ *   so such a schema does not say that null is allowed (and under `allOf` null would also have
+ *   to match the reference). It becomes `{ anyOf: [<the reference or branches>, <null>] }`,
+ *   where the null alternative is `{ type, nullable: true, enum: [null] }`, which admits only
+ *   null (the form OpenAPI 3.0.3 gives for this case).
+ * - A reference wrapped alone, `{ allOf: [{ $ref }] }` with nothing beside it: the reference
+ *   itself. (With a description beside it the wrapper stays: in 3.0 a `$ref` ignores its siblings.)
+ */
+function normalizeSchemas(document: JsonObject, components: JsonObject): void {
+  const typeOf = (schema: unknown): string | undefined => {
+    if (schema === null || typeof schema !== 'object') return undefined;
+    const { $ref, type } = schema as { $ref?: string; type?: unknown };
+    if (typeof type === 'string') return type;
+    if (typeof $ref === 'string' && $ref.startsWith('#/components/schemas/'))
+      return typeOf(components[$ref.slice('#/components/schemas/'.length)]);
+    return undefined;
+  };
+
+  const normalize = (schema: unknown): unknown => {
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema;
+    const node = schema as JsonObject;
+    visitChildren(node);
+    const keys = Object.keys(node);
+    if (keys.length === 1 && Array.isArray(node.allOf) && node.allOf.length === 1) return node.allOf[0];
+    if (node.nullable !== true || 'type' in node) return node;
+    const composition = COMPOSITIONS.find((key) => Array.isArray(node[key]));
+    if (!composition) return node;
+    const branches = node[composition] as unknown[];
+    const { nullable: _nullable, [composition]: _branches, ...rest } = node;
+    const types = new Set(branches.map(typeOf));
+    const [onlyType] = types;
+    const nullType = types.size === 1 && onlyType !== undefined ? onlyType : 'object';
+    const kept =
+      composition === 'allOf' && branches.length > 1
+        ? [{ allOf: branches }]
+        : composition === 'oneOf' && branches.length > 1
+          ? [{ oneOf: branches }]
+          : branches;
+    return { ...rest, anyOf: [...kept, { type: nullType, nullable: true, enum: [null] }] };
+  };
+
+  const visitChildren = (node: JsonObject): void => {
+    for (const key of SCHEMA_KEYS)
+      if (key in node && typeof node[key] === 'object') node[key] = normalize(node[key]);
+    for (const key of SCHEMA_LIST_KEYS)
+      if (Array.isArray(node[key])) node[key] = (node[key] as unknown[]).map(normalize);
+    if (node.properties && typeof node.properties === 'object') {
+      const properties = node.properties as JsonObject;
+      for (const [name, property] of Object.entries(properties)) properties[name] = normalize(property);
+    }
+  };
+
+  // Schemas sit under components.schemas, and in paths under parameters, request bodies and
+  // responses (`schema` keys in content and headers); walking every object and normalizing each
+  // `schema` it holds reaches all of them.
+  for (const [name, schema] of Object.entries(components)) components[name] = normalize(schema);
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const item of value) walk(item);
+    else if (value !== null && typeof value === 'object') {
+      const node = value as JsonObject;
+      if ('schema' in node) node.schema = normalize(node.schema);
+      for (const [key, inner] of Object.entries(node)) if (key !== 'schema') walk(inner);
+    }
+  };
+  walk(document.paths);
 }
 
 function decorateOperation(operation: JsonObject, route: RestRoute): void {

@@ -1,0 +1,3 @@
+import { testConfig } from '@commerce/vitest-config';
+
+export default testConfig();
