@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyOf, checkPage, heading, type Merchant, ownerOf, tomorrowAt } from './checkout-support.ts';
+import {
+  bodyOf,
+  checkPage,
+  createStudioService,
+  heading,
+  type Merchant,
+  ownerOf,
+  tomorrowAt,
+} from './checkout-support.ts';
 import { type Hosted, linkOf, startHosted } from './harness.ts';
 
 /**
@@ -21,29 +29,8 @@ beforeAll(async () => {
     owner.call('POST', '/merchant/booking-resources', { name: 'Studio', kind: 'SPACE', capacity: 3 }),
     'resource',
   );
-  const day = [{ start: '00:00', end: '24:00' }];
-  const service = async (slug: string, name: string, extra: Record<string, unknown>) =>
-    (
-      await owner.created<{ id: string }>(
-        owner.call('POST', '/merchant/booking-services', {
-          slug,
-          name,
-          status: 'ACTIVE',
-          periodMode: 'FIXED_DURATION',
-          timezone: 'UTC',
-          durations: { choicesMinutes: [60] },
-          availability: {
-            weeklyHours: { MON: day, TUE: day, WED: day, THU: day, FRI: day, SAT: day, SUN: day },
-          },
-          requirements: [
-            { name: 'Studio', resourceIds: [resource.id], units: { mode: 'PER_BOOKING', count: 1 } },
-          ],
-          pricing: { basis: 'FLAT', amountInCents: 3000 },
-          ...extra,
-        }),
-        `service ${slug}`,
-      )
-    ).id;
+  const service = (slug: string, name: string, extra: Record<string, unknown>) =>
+    createStudioService(owner, { slug, name, resourceId: resource.id, extra });
   services.pay = await service('studio-hour', 'Studio hour', { checkout: { paymentMode: 'PAY_NOW' } });
   services.request = await service('studio-request', 'Studio on request', {
     checkout: { approvalMode: 'MANUAL' },

@@ -67,3 +67,53 @@ export function tomorrowAt(hour: number, days = 1): { startsAt: string; endsAt: 
   const at = (h: number) => `${day}T${String(h).padStart(2, '0')}:00:00+00:00`;
   return { startsAt: at(hour), endsAt: at(hour + 1) };
 }
+
+/** A checkout session as a storefront's server makes it, with its `c1_` token. */
+export async function openCheckoutSession<T>(
+  hosted: Hosted,
+  slug: string,
+  lines: { itemId: string; variantId?: string; quantity: number }[],
+): Promise<T> {
+  return bodyOf<T>(
+    await hosted.api('/public/checkout/sessions', { method: 'POST', slug, body: JSON.stringify({ lines }) }),
+    'session',
+    201,
+  );
+}
+
+/** The checkout session of `token` as the server has it now. */
+export async function readCheckoutSession<T>(hosted: Hosted, slug: string, token: string): Promise<T> {
+  return bodyOf<T>(await hosted.api(`/public/checkout/sessions/${token}`, { slug }), 'read', 200);
+}
+
+/**
+ * A bookable studio service: 60-minute bookings any hour of any day (UTC), each taking one unit of
+ * `resourceId`, 30.00 flat unless `extra` says otherwise. Returns its id.
+ */
+export async function createStudioService(
+  owner: Merchant,
+  {
+    slug,
+    name,
+    resourceId,
+    extra = {},
+  }: { slug: string; name: string; resourceId: string; extra?: Record<string, unknown> },
+): Promise<string> {
+  const day = [{ start: '00:00', end: '24:00' }];
+  const created = await owner.created<{ id: string }>(
+    owner.call('POST', '/merchant/booking-services', {
+      slug,
+      name,
+      status: 'ACTIVE',
+      periodMode: 'FIXED_DURATION',
+      timezone: 'UTC',
+      durations: { choicesMinutes: [60] },
+      availability: { weeklyHours: { MON: day, TUE: day, WED: day, THU: day, FRI: day, SAT: day, SUN: day } },
+      requirements: [{ name: 'Studio', resourceIds: [resourceId], units: { mode: 'PER_BOOKING', count: 1 } }],
+      pricing: { basis: 'FLAT', amountInCents: 3000 },
+      ...extra,
+    }),
+    `service ${slug}`,
+  );
+  return created.id;
+}

@@ -3,7 +3,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentFormFor, SANDBOX_PUBLISHABLE_KEY } from '../src/lib/payment-form.ts';
 import { RESULT_POLL_LIMIT_MS } from '../src/lib/result-polling.ts';
-import { bodyOf, checkPage, heading, type Merchant, ownerOf } from './checkout-support.ts';
+import {
+  bodyOf,
+  checkPage,
+  heading,
+  type Merchant,
+  openCheckoutSession,
+  ownerOf,
+  readCheckoutSession,
+} from './checkout-support.ts';
 import { type Hosted, startHosted } from './harness.ts';
 
 /**
@@ -54,22 +62,9 @@ beforeAll(async () => {
 });
 afterAll(async () => hosted?.close());
 
-/** A checkout session made as a storefront makes it (server-side), with its `c1_` token. */
-async function openSession(lines: { itemId: string; quantity: number }[]): Promise<Session> {
-  return bodyOf<Session>(
-    await hosted.api('/public/checkout/sessions', {
-      method: 'POST',
-      slug: SLUG,
-      body: JSON.stringify({ lines }),
-    }),
-    'session',
-    201,
-  );
-}
-
-async function readSession(token: string): Promise<Session> {
-  return bodyOf<Session>(await hosted.api(`/public/checkout/sessions/${token}`, { slug: SLUG }), 'read', 200);
-}
+const openSession = (lines: { itemId: string; quantity: number }[]) =>
+  openCheckoutSession<Session>(hosted, SLUG, lines);
+const readSession = (token: string) => readCheckoutSession<Session>(hosted, SLUG, token);
 
 /** Fills the details and address form (labels as the customer sees them) and saves it. */
 async function fillDetails(page: Page, options: { address: boolean }) {

@@ -23,6 +23,9 @@ type Handoff = inferRouterOutputs<AppRouter>['public']['checkout']['paymentSessi
 /** Stripe.js and its form load only when a store uses Stripe: their own chunk, fetched on demand. */
 const StripePaymentForm = lazy(() => import('./stripe-payment.tsx'));
 
+/** How long after a lost payment answer the session is read a second time. */
+const SECOND_LOOK_MS = 1500;
+
 /**
  * The payment step of a bound session: a zero total places the order (confirm-free); a positive
  * one asks the server for the payment session (one intent per session, created by the server) and
@@ -280,9 +283,15 @@ function SandboxCardForm({
     working.current = true;
     setBusy(true);
     try {
-      const current = await reread();
+      let current = await reread();
       if (!current) return setLost('UNKNOWN');
-      const outcome = paymentOutcome(current);
+      let outcome = paymentOutcome(current);
+      if (outcome === 'PROCESSING' || outcome === 'NOT_STARTED') {
+        // The confirmation may still be running on the server: look once more before saying so.
+        await new Promise((resolve) => setTimeout(resolve, SECOND_LOOK_MS));
+        current = (await reread()) ?? current;
+        outcome = paymentOutcome(current);
+      }
       if (outcome === 'PAID' || outcome === 'FREE' || outcome === 'CANCELLED') {
         await showResult();
         return;
@@ -376,7 +385,8 @@ function SandboxCardForm({
       <FailureNotice failure={failure} />
       {lost === 'NOT_PAID' ? (
         <Notice tone="error">
-          Your payment was not taken: we could not reach the store. Check your connection and press Pay again.
+          Your payment has not been taken so far: we could not reach the store. Check your connection and
+          press Pay again.
         </Notice>
       ) : lost === 'UNKNOWN' ? (
         <Notice tone="error">{UNREACHABLE}</Notice>
