@@ -318,6 +318,7 @@ async function main(): Promise<void> {
         {
           startedAt: new Date().toISOString(),
           buildNodeEnv: process.env.NODE_ENV ?? null,
+          load,
           settings,
           results,
         },
