@@ -14,11 +14,11 @@ export interface CompressionOptions {
 }
 
 /**
- * The encoding `Accept-Encoding` prefers among gzip and deflate, by quality (`q=0` refuses one;
- * `*` stands for any not named); gzip on a tie; null for neither.
+ * How much `Accept-Encoding` accepts `encoding`: its quality (0 refuses it; `*` stands for any
+ * encoding not named; an encoding not named and no `*` is 0).
  */
-export function preferredEncoding(header: string | undefined): 'gzip' | 'deflate' | null {
-  if (!header) return null;
+export function acceptedQuality(header: string | undefined, encoding: string): number {
+  if (!header) return 0;
   const quality = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name, ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
@@ -30,9 +30,16 @@ export function preferredEncoding(header: string | undefined): 'gzip' | 'deflate
     }
     quality.set(name, Number.isFinite(q) && q >= 0 && q <= 1 ? q : 0);
   }
-  const of = (encoding: string) => quality.get(encoding) ?? quality.get('*') ?? 0;
-  const gzipQuality = of('gzip');
-  const deflateQuality = of('deflate');
+  return quality.get(encoding) ?? quality.get('*') ?? 0;
+}
+
+/**
+ * The encoding `Accept-Encoding` prefers among gzip and deflate, by quality (`q=0` refuses one;
+ * `*` stands for any not named); gzip on a tie; null for neither.
+ */
+export function preferredEncoding(header: string | undefined): 'gzip' | 'deflate' | null {
+  const gzipQuality = acceptedQuality(header, 'gzip');
+  const deflateQuality = acceptedQuality(header, 'deflate');
   if (gzipQuality > 0 && gzipQuality >= deflateQuality) return 'gzip';
   return deflateQuality > 0 ? 'deflate' : null;
 }

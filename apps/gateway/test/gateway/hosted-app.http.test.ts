@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostedContentSecurityPolicy } from '../../src/hosted-app.ts';
+import { acceptedPrecompressed, hostedContentSecurityPolicy } from '../../src/hosted-app.ts';
 import { createHarness, type Harness } from '../support/harness.ts';
 
 let built: Harness;
@@ -11,12 +12,21 @@ let dir: string;
 const INDEX =
   '<!doctype html><html lang="en"><head><title>Store</title></head><body><div id="root"></div></body></html>';
 
+const SCRIPT = `export const greetings = [${Array.from({ length: 200 }, (_, i) => `"hello ${i}"`).join(',')}];`;
+const STYLES = `body { margin: 0 }\n${'.row { display: flex }\n'.repeat(50)}`;
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hosted-dist-'));
   await mkdir(join(dir, 'assets'));
   await writeFile(join(dir, 'index.html'), INDEX);
   await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
   await writeFile(join(dir, 'secret.txt'), 'not an asset');
+  // A script the build compressed both ways, a stylesheet it compressed with gzip only.
+  await writeFile(join(dir, 'assets', 'main-def456.js'), SCRIPT);
+  await writeFile(join(dir, 'assets', 'main-def456.js.br'), brotliCompressSync(SCRIPT));
+  await writeFile(join(dir, 'assets', 'main-def456.js.gz'), gzipSync(SCRIPT));
+  await writeFile(join(dir, 'assets', 'main-def456.css'), STYLES);
+  await writeFile(join(dir, 'assets', 'main-def456.css.gz'), gzipSync(STYLES));
   built = await createHarness({ hostedAppDir: dir });
   missing = await createHarness({ hostedAppDir: join(dir, 'nowhere') });
 });
@@ -94,6 +104,51 @@ describe('the hosted app', () => {
       expect(response.status, path).toBe(404);
       expect(response.headers.get('content-type')).toContain('application/json');
     }
+  });
+
+  it('serves scripts and styles as the build precompressed them: brotli, else gzip, else as they are', async () => {
+    const fetchAsset = async (path: string, acceptEncoding?: string) => {
+      const response = await built.app.request(
+        path,
+        acceptEncoding === undefined ? {} : { headers: { 'accept-encoding': acceptEncoding } },
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('vary')).toMatch(/accept-encoding/i);
+      return {
+        type: response.headers.get('content-type'),
+        encoding: response.headers.get('content-encoding'),
+        body: Buffer.from(await response.arrayBuffer()),
+      };
+    };
+    const script = '/hosted/_app/assets/main-def456.js';
+    for (const header of ['gzip, deflate, br, zstd', 'br', 'br;q=1, gzip;q=0.9', '*']) {
+      const answer = await fetchAsset(script, header);
+      expect(answer.encoding, header).toBe('br');
+      expect(answer.type).toBe('text/javascript; charset=utf-8');
+      expect(brotliDecompressSync(answer.body).toString()).toBe(SCRIPT);
+    }
+    for (const header of ['gzip, deflate', 'br;q=0.5, gzip', 'gzip, br;q=0', '*, br;q=0']) {
+      const answer = await fetchAsset(script, header);
+      expect(answer.encoding, header).toBe('gzip');
+      expect(gunzipSync(answer.body).toString()).toBe(SCRIPT);
+    }
+    for (const header of [undefined, '', 'identity', 'deflate', 'br;q=0, gzip;q=0']) {
+      const answer = await fetchAsset(script, header);
+      expect(answer.encoding, header).toBeNull();
+      expect(answer.body.toString()).toBe(SCRIPT);
+    }
+    // Only the encodings the build wrote: no brotli file, so gzip; gzip refused, so as it is.
+    const styles = '/hosted/_app/assets/main-def456.css';
+    const gzipped = await fetchAsset(styles, 'br, gzip');
+    expect([gzipped.encoding, gzipped.type]).toEqual(['gzip', 'text/css; charset=utf-8']);
+    expect(gunzipSync(gzipped.body).toString()).toBe(STYLES);
+    expect((await fetchAsset(styles, 'br')).encoding).toBeNull();
+    // The compressed files are not assets of their own.
+    for (const path of [`${script}.br`, `${script}.gz`])
+      expect((await built.app.request(path)).status, path).toBe(404);
+    expect(acceptedPrecompressed('gzip;q=0.8, br;q=0.9')).toEqual(['br', 'gzip']);
+    expect(acceptedPrecompressed('gzip;q=0.9, br;q=0.8')).toEqual(['gzip', 'br']);
   });
 
   it('leaves the API as it was', async () => {
