@@ -37,9 +37,21 @@ export {
   toast,
 } from '@commerce/ui';
 
-/** `primary` (the page's main action), `secondary`, `quiet` or `danger`. */
-export function Button(props: UiButtonProps) {
-  return <UiButton {...props} />;
+/**
+ * `primary` (the page's main action), `secondary`, `quiet` or `danger`. It keeps the class names
+ * `button button-<variant>` it always had (tests and pages select by them); the look is the
+ * package's.
+ */
+export function Button({ variant = 'primary', className, ...props }: UiButtonProps) {
+  return (
+    <UiButton
+      {...props}
+      variant={variant}
+      className={['button', `button-${variant}`, typeof className === 'string' ? className : '']
+        .filter(Boolean)
+        .join(' ')}
+    />
+  );
 }
 
 /**
