@@ -35,8 +35,8 @@ export default function setup(): void {
   const built = existsSync(index) ? statSync(index).mtimeMs : 0;
   const sources = Math.max(
     ...['src', 'index.html', 'vite.config.ts'].map((name) => newestSource(join(root, name))),
-    // The packages whose pure schema modules the pages import.
-    ...['customers', 'orders', 'core', 'bookings', 'catalog', 'payments'].map((name) =>
+    // The packages whose modules the pages import (schemas, the design system).
+    ...['customers', 'orders', 'core', 'bookings', 'catalog', 'payments', 'ui'].map((name) =>
       newestSource(join(root, '../../packages', name, 'src')),
     ),
   );

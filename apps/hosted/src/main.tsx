@@ -6,6 +6,7 @@ import { readLocation } from './lib/tenant.ts';
 import { createClient, readFailure, TRPCProvider } from './lib/trpc.ts';
 import { StoreResolver } from './pages/resolve-store.tsx';
 import { createAppRouter } from './router.tsx';
+import '@commerce/ui/styles.css';
 import './styles.css';
 
 const location = readLocation(window.location.pathname);

@@ -1,8 +1,10 @@
+import { Skeleton, ToastRegion } from '@commerce/ui';
 import { useQuery } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import { useTRPC } from './lib/trpc.ts';
+import { Loading } from './ui.tsx';
 
 /**
  * The root of the route tree (the layout every page shares) and what the route files share:
@@ -22,9 +24,35 @@ export interface RouterContext {
   slug: string;
 }
 
+/** Each route's part of the document title (`<part> – <store>`), by route id. */
+const TITLES: Record<string, string> = {
+  '/account/sign-in': 'Sign in',
+  '/account/verify': 'Sign in',
+  '/account': 'Your account',
+  '/account/profile': 'Profile',
+  '/account/addresses': 'Address book',
+  '/account/orders': 'Your orders',
+  '/account/orders/$orderReference': 'Order',
+  '/account/bookings': 'Your bookings',
+  '/account/bookings/$id': 'Booking',
+  '/order-status': 'Order status',
+  '/email/unsubscribe': 'Email preferences',
+  '/cart/reminders/unsubscribe': 'Email preferences',
+  '/checkout': 'Checkout',
+  '/checkout/$token': 'Checkout',
+  '/checkout/pay': 'Checkout',
+  '/checkout/result': 'Checkout',
+  '/bookings/checkout': 'Complete your booking',
+  '/bookings/manage/$token': 'Your booking',
+};
+
+/** Paths where the shopper is paying or booking: the header shows the store alone, no account menu. */
+const FOCUSED = /^\/(checkout|bookings)(\/|$)/;
+/** Signing in: no account menu yet, and a narrow column for one field. */
+const SIGNING_IN = /^\/account\/(sign-in|verify)\/?$/;
+
 /** After a navigation, focus moves to the page's main region, so a screen reader announces the new page. */
-function useFocusOnNavigation() {
-  const pathname = useRouterState({ select: (state) => state.location.pathname });
+function useFocusOnNavigation(pathname: string) {
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
@@ -35,45 +63,129 @@ function useFocusOnNavigation() {
   }, [pathname]);
 }
 
-function Layout() {
-  useFocusOnNavigation();
+function useStore() {
   const trpc = useTRPC();
-  const store = useQuery(trpc.public.organization.get.queryOptions({}, { staleTime: 5 * 60_000 }));
+  return useQuery(trpc.public.organization.get.queryOptions({}, { staleTime: 5 * 60_000 }));
+}
+
+/** The store's logo (or name), linking back to its website when it has one. */
+function StoreBrand({ focused }: { focused: boolean }) {
+  const store = useStore();
+  const [logoFailed, setLogoFailed] = useState(false);
+  if (store.isPending)
+    return (
+      <span className="store-brand" aria-hidden="true">
+        <Skeleton width="9rem" height="1.5rem" />
+      </span>
+    );
+  const name = store.data?.displayName ?? store.data?.name ?? 'Store';
+  const logo = store.data?.logoUrl && !logoFailed ? store.data.logoUrl : undefined;
+  const content = logo ? (
+    <img className="store-logo" src={logo} alt={name} onError={() => setLogoFailed(true)} />
+  ) : (
+    <span className="store-name">{name}</span>
+  );
+  const website = store.data?.websiteUrl;
+  if (website)
+    return (
+      <a className="store-brand" href={website} rel="noopener">
+        {content}
+      </a>
+    );
+  // Without a website: the account's home outside checkout, no link during it.
+  if (focused) return <span className="store-brand">{content}</span>;
+  return (
+    <Link to="/account" className="store-brand">
+      {content}
+    </Link>
+  );
+}
+
+function AccountNav() {
+  return (
+    <nav aria-label="Account" className="account-nav">
+      <ul>
+        <li>
+          <Link to="/account" activeOptions={{ exact: true }}>
+            Account
+          </Link>
+        </li>
+        <li>
+          <Link to="/account/orders">Orders</Link>
+        </li>
+        <li>
+          <Link to="/account/bookings">Bookings</Link>
+        </li>
+        <li>
+          <Link to="/account/addresses">Addresses</Link>
+        </li>
+        <li>
+          <Link to="/account/profile">Profile</Link>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** `<page> – <store>`, kept as the route and the store's name change. */
+function useDocumentTitle(routeId: string | undefined) {
+  const store = useStore();
+  const name = store.data?.displayName ?? store.data?.name;
+  const part = routeId === undefined ? undefined : (TITLES[routeId] ?? 'Page not found');
+  useEffect(() => {
+    const title = [part, name].filter(Boolean).join(' – ');
+    document.title = title || 'Store';
+  }, [part, name]);
+}
+
+function Layout() {
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  // A path no route matches ends at the root's match: "Page not found".
+  const routeId = useRouterState({ select: (state) => state.matches.at(-1)?.routeId });
+  useFocusOnNavigation(pathname);
+  useDocumentTitle(routeId);
+  const focused = FOCUSED.test(pathname);
+  const signingIn = SIGNING_IN.test(pathname);
+  const width = focused ? 'wide' : signingIn ? 'narrow' : 'content';
   return (
     <>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <header className="site-header">
-        <Link to="/account" className="store-name">
-          {store.data?.name ?? 'Store'}
-        </Link>
-        <nav aria-label="Account">
-          <ul>
-            <li>
-              <Link to="/account" activeOptions={{ exact: true }}>
-                Account
-              </Link>
-            </li>
-            <li>
-              <Link to="/account/orders">Orders</Link>
-            </li>
-            <li>
-              <Link to="/account/bookings">Bookings</Link>
-            </li>
-            <li>
-              <Link to="/account/addresses">Addresses</Link>
-            </li>
-            <li>
-              <Link to="/account/profile">Profile</Link>
-            </li>
-          </ul>
-        </nav>
+        <div className="site-header-inner" data-width={width}>
+          <StoreBrand focused={focused} />
+          {focused ? (
+            <span className="secure-note">
+              <LockIcon /> Secure checkout
+            </span>
+          ) : signingIn ? null : (
+            <AccountNav />
+          )}
+        </div>
       </header>
-      <main id="main" tabIndex={-1}>
-        <Outlet />
+      <main id="main" tabIndex={-1} data-width={width}>
+        {/* A page's code arrives on first visit: its skeleton stands in meanwhile. */}
+        <Suspense fallback={<Loading what="the page" />}>
+          <Outlet />
+        </Suspense>
       </main>
+      <ToastRegion />
     </>
+  );
+}
+
+function LockIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
+      <path
+        d="M4.5 7V5a3.5 3.5 0 0 1 7 0v2M3.5 7h9v7h-9z"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinejoin="round"
+      />
+    </svg>
   );
 }
 

@@ -1,65 +1,74 @@
-import { type ReactNode, useEffect, useState } from 'react';
 import {
-  Button as AriaButton,
-  Form as AriaForm,
-  type ButtonProps,
-  FieldError,
-  type FormProps,
-  Input,
-  Label,
-  Text,
+  Skeleton,
+  SkeletonText,
   TextField,
   type TextFieldProps,
-} from 'react-aria-components';
+  Button as UiButton,
+  type ButtonProps as UiButtonProps,
+  Form as UiForm,
+  type FormProps as UiFormProps,
+  Loading as UiLoading,
+  Notice as UiNotice,
+} from '@commerce/ui';
+import type { ReactNode } from 'react';
 import { formatWait } from './lib/format.ts';
 import type { ApiFailure } from './lib/trpc.ts';
 
-/** The app's few building blocks, on React Aria Components (labels, focus and errors wired by it). */
-export function Button({
-  variant = 'primary',
-  ...props
-}: ButtonProps & { variant?: 'primary' | 'secondary' | 'danger' }) {
-  return <AriaButton {...props} className={`button button-${variant}`} />;
+/**
+ * The app's building blocks: @commerce/ui's components (React Aria underneath) under the names and
+ * props the pages have always used. New code may import from @commerce/ui directly.
+ */
+export {
+  Card,
+  CheckboxField,
+  Cluster,
+  Container,
+  Dialog,
+  DialogTrigger,
+  LinkButton,
+  Panel,
+  RadioGroupField,
+  SelectField,
+  Skeleton,
+  SkeletonText,
+  Stack,
+  Table,
+  ToastRegion,
+  toast,
+} from '@commerce/ui';
+
+/**
+ * `primary` (the page's main action), `secondary`, `quiet` or `danger`. It keeps the class names
+ * `button button-<variant>` it always had (tests and pages select by them); the look is the
+ * package's.
+ */
+export function Button({ variant = 'primary', className, ...props }: UiButtonProps) {
+  return (
+    <UiButton
+      {...props}
+      variant={variant}
+      className={['button', `button-${variant}`, typeof className === 'string' ? className : '']
+        .filter(Boolean)
+        .join(' ')}
+    />
+  );
 }
 
 /**
  * A form whose fields are checked by the router's zod schemas (in `onSubmit`), with their messages
- * shown through `validationErrors`: the browser's own constraint checks never block a submit.
+ * shown through `validationErrors`: the browser's own constraint checks never block a submit. A
+ * message goes as soon as its field is edited, but its space stays until the next submit, so the
+ * button below never moves under the pointer.
  */
-export function Form({ validationErrors, children, ...props }: FormProps) {
-  // A field's message goes as soon as its value is edited, not on blur: a message vanishing between
-  // pressing and releasing the submit button would move the button away from the pointer.
-  const [shown, setShown] = useState<Record<string, string | string[]> | undefined>(validationErrors);
-  useEffect(() => setShown(validationErrors), [validationErrors]);
-  return (
-    <AriaForm validationBehavior="aria" {...props} validationErrors={shown ?? {}}>
-      <div
-        onInput={(event) => {
-          const name = (event.target as HTMLInputElement).name;
-          if (name && shown?.[name] !== undefined)
-            setShown((current) =>
-              Object.fromEntries(Object.entries(current ?? {}).filter(([key]) => key !== name)),
-            );
-        }}
-      >
-        {children}
-      </div>
-    </AriaForm>
-  );
+export function Form(props: UiFormProps) {
+  return <UiForm {...props} />;
 }
 
+/** A labelled text input with an optional hint; its message comes from the form's `validationErrors`. */
 export function Field(
-  props: Omit<TextFieldProps, 'children'> & { label: string; description?: string; type?: string },
+  props: Omit<TextFieldProps, 'label'> & { label: string; description?: string; type?: string },
 ) {
-  const { label, description, ...rest } = props;
-  return (
-    <TextField {...rest} className="field">
-      <Label>{label}</Label>
-      <Input />
-      {description ? <Text slot="description">{description}</Text> : null}
-      <FieldError className="field-error" />
-    </TextField>
-  );
+  return <TextField {...props} />;
 }
 
 /** A page's main heading and content. */
@@ -74,15 +83,17 @@ export function Page({ title, children }: { title: string; children: ReactNode }
 
 export function Notice({
   tone = 'info',
+  title,
   children,
 }: {
-  tone?: 'info' | 'error' | 'success';
-  children: ReactNode;
+  tone?: 'info' | 'error' | 'success' | 'warning';
+  title?: ReactNode;
+  children?: ReactNode;
 }) {
   return (
-    <div className={`notice notice-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+    <UiNotice tone={tone} title={title}>
       {children}
-    </div>
+    </UiNotice>
   );
 }
 
@@ -101,10 +112,19 @@ export function FailureNotice({ failure, fallback }: { failure: ApiFailure | und
   return <Notice tone="error">{fallback ?? failure.message}</Notice>;
 }
 
+/**
+ * What a page shows while its data loads: "Loading <what>…" for assistive technology, and a
+ * skeleton of a page (a heading and a few blocks) so the layout does not jump when it arrives.
+ */
 export function Loading({ what }: { what: string }) {
   return (
-    <p className="loading" role="status">
-      Loading {what}…
-    </p>
+    <div className="page page-loading">
+      <UiLoading label={`Loading ${what}…`}>
+        <Skeleton width="14rem" height="2rem" />
+        <Skeleton height="2.75rem" radius="md" />
+        <Skeleton height="2.75rem" radius="md" />
+        <SkeletonText lines={3} />
+      </UiLoading>
+    </div>
   );
 }

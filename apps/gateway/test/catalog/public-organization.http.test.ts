@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../support/harness.ts';
+import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
+
+/** GET /public/organization: how a store presents itself on its hosted pages. */
+let h: Harness;
+let shop: RoleFixture;
+
+beforeAll(async () => {
+  h = await createHarness();
+  shop = await createRoleFixture(h, 'presented-shop', ['settings:manage']);
+});
+afterAll(async () => h.close());
+
+const read = async () => {
+  const response = await h.app.request('/api/v1/public/organization', {
+    headers: { 'x-organization-slug': shop.slug },
+  });
+  expect(response.status).toBe(200);
+  return response.json();
+};
+
+describe('GET /public/organization', () => {
+  it('answers the id, slug and name alone while the business profile is unset', async () => {
+    expect(await read()).toEqual({ id: shop.organizationId, slug: shop.slug, name: expect.any(String) });
+  });
+
+  it("answers the profile's display name, logo and website once set, and drops a cleared one", async () => {
+    const profile = {
+      displayName: 'Northwind Goods',
+      logoUrl: 'https://cdn.northwind.example/logo.svg',
+      websiteUrl: 'https://northwind.example',
+    };
+    const patched = await shop.call('owner', 'PATCH', '/merchant/settings', { businessProfile: profile });
+    expect(patched.status).toBe(200);
+    expect(await read()).toEqual({
+      id: shop.organizationId,
+      slug: shop.slug,
+      name: expect.any(String),
+      ...profile,
+    });
+
+    await shop.call('owner', 'PATCH', '/merchant/settings', { businessProfile: { logoUrl: null } });
+    expect(await read()).not.toHaveProperty('logoUrl');
+  });
+
+  it('documents the new fields in the OpenAPI document', async () => {
+    const document = (await (await h.app.request('/api/v1/openapi.json')).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> };
+    };
+    const schema = document.components.schemas.PublicOrganization!;
+    expect(Object.keys(schema.properties)).toEqual([
+      'id',
+      'slug',
+      'name',
+      'displayName',
+      'logoUrl',
+      'websiteUrl',
+    ]);
+    expect(schema.required).toEqual(['id', 'slug', 'name']);
+  });
+});
