@@ -14,7 +14,8 @@ function noServerCode(): Plugin {
   const forbidden = [
     /[\\/]node_modules[\\/](kysely|pg|pg-[a-z]+|@electric-sql|pino|nodemailer|ioredis|stripe)[\\/]/,
     /^node:/,
-    /[\\/]packages[\\/][a-z-]+[\\/]src[\\/]index\.ts$/,
+    // A service package's entry point; the design system's (`packages/ui`) is browser code.
+    /[\\/]packages[\\/](?!ui[\\/])[a-z-]+[\\/]src[\\/]index\.ts$/,
     /[\\/]packages[\\/](db|api)[\\/]/,
   ];
   return {

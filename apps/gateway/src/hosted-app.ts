@@ -38,14 +38,16 @@ export const HOSTED_ROOT_LINK_PATHS = [
  * API from api.stripe.com). No inline script: Vite emits none. The one inline style allowed is
  * the `<style>` element React Aria inserts (its press and scroll-lock rules), by this response's
  * `nonce`, never `'unsafe-inline'`: the page names the nonce in `<meta property="csp-nonce" nonce>`, which
- * React Aria reads and sets on the elements it inserts.
+ * React Aria reads and sets on the elements it inserts. Images may come from any https origin: the
+ * store header shows the logo the merchant's settings name (Stripe's images are https too).
  */
 export function hostedContentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",
     "script-src 'self' https://js.stripe.com",
     `style-src 'self' 'nonce-${nonce}'`,
-    "img-src 'self' data: https://*.stripe.com",
+    // A store's logo lives wherever the merchant put it (any https origin); no other image source.
+    "img-src 'self' data: https:",
     "font-src 'self'",
     "connect-src 'self' https://api.stripe.com",
     'frame-src https://js.stripe.com https://hooks.stripe.com',
