@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORGANIZATION_SLUG_PATTERN } from './organization-slug.ts';
 
 /**
  * Process configuration (docs/operations.md "Configuration"), parsed once at start. A bad
@@ -19,9 +20,6 @@ const proxyAddressSchema = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()])
 /** A TRUST_PROXY list entry: an address, a CIDR, or one of proxy-addr's range names. */
 const isProxyAddress = (entry: string) =>
   PROXY_RANGE_NAMES.has(entry) || proxyAddressSchema.safeParse(entry).success;
-
-/** An organization slug, as the platform accepts it when creating one. */
-const ORGANIZATION_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 
 const truthy = (value: string | undefined, fallback: boolean) =>
   value === undefined ? fallback : value === 'true' || value === '1';
@@ -172,7 +170,7 @@ const configSchema = z
           .split(',')
           .map((entry) => entry.trim())
           .filter((entry) => entry !== '');
-        const bad = slugs.filter((slug) => !ORGANIZATION_SLUG.test(slug));
+        const bad = slugs.filter((slug) => !ORGANIZATION_SLUG_PATTERN.test(slug));
         if (bad.length === 0) return [...new Set(slugs)];
         ctx.addIssue({
           code: 'custom',
