@@ -15,11 +15,24 @@ export const NOT_CACHEABLE = 'private, no-store';
 
 /** What the OpenAPI document's description says of caching, beside each cacheable operation's own headers. */
 export const CACHE_NOTE =
-  'Caching: the public item, collection, page and booking-service reads that say so are cacheable (a strong `ETag`, `304` to `If-None-Match`, a CDN `Cache-Control` and surrogate keys); every other answer, and every error, is `Cache-Control: private, no-store`.';
+  'Caching: the public item, collection, page and booking-service reads that say so are cacheable (a strong `ETag`, `304` to `If-None-Match`, a `Cache-Control` that makes every cache revalidate unless the operator let a CDN keyed by `x-organization-slug` keep them, and surrogate keys); every other answer, and every error, is `Cache-Control: private, no-store`.';
 
 /**
- * The tenant is named by `x-organization-slug`, not the path: a shared cache must key on it. `Origin`
- * is there already (CORS names the request's origin).
+ * The default `Cache-Control` of a cacheable read: any cache may store it but must ask the origin
+ * before each use, and the origin compares the `If-None-Match` with the tag of the requesting
+ * tenant's own answer. A CDN that keys by URL alone (the tenant is a header, not the path) thus
+ * never hands one shop's answer to another's shopper.
+ */
+export const REVALIDATE_CACHE_CONTROL = 'no-cache';
+
+/** The `Cache-Control` of a cacheable read once the operator said the CDN keys by the tenant header. */
+export const sharedCacheControl = (config: Config['publicCache']) =>
+  `public, max-age=0, s-maxage=${config.sMaxAgeSeconds}, stale-while-revalidate=${config.staleWhileRevalidateSeconds}`;
+
+/**
+ * The tenant is named by `x-organization-slug`, not the path: a cache that honours `Vary` keys on
+ * it (many CDNs do not: hence `no-cache` unless `PUBLIC_CACHE_SHARED`). `Origin` is there already
+ * (CORS names the request's origin).
  */
 const VARY_TENANT = 'x-organization-slug';
 const VARY_ORIGIN_AND_TENANT = `Origin, ${VARY_TENANT}`;
@@ -40,9 +53,12 @@ export interface PublicCachePolicy {
   cacheable(slug: string): boolean;
 }
 
-/** The policy of the configuration: its `Cache-Control` value built once. */
+/**
+ * The policy of the configuration: its `Cache-Control` value built once, `no-cache` unless the
+ * operator turned on `PUBLIC_CACHE_SHARED` (docs/api.md, "HTTP caching of public reads").
+ */
 export function createPublicCachePolicy(config: Config['publicCache']): PublicCachePolicy {
-  const cacheControl = `public, max-age=0, s-maxage=${config.sMaxAgeSeconds}, stale-while-revalidate=${config.staleWhileRevalidateSeconds}`;
+  const cacheControl = config.shared ? sharedCacheControl(config) : REVALIDATE_CACHE_CONTROL;
   const disabled = new Set(config.disabledTenants);
   return {
     cacheable: (slug) => config.enabled && !disabled.has(slug),

@@ -1,7 +1,7 @@
 import type { AddressInfo, Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { seedDemoOrganization } from '@commerce/admin';
-import { type CachePurger, noopCachePurger } from '@commerce/api';
+import { type CachePurger, noopCachePurger, repurgingCachePurger } from '@commerce/api';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
 import { type Clock, type Config, systemClock } from '@commerce/core';
@@ -54,7 +54,8 @@ export interface StartOptions {
   router?: AnyRouter;
   /**
    * Told which public answers a merchant write changed (a CDN's purge API; docs/api.md, "HTTP
-   * caching of public reads"). The default tells no one: cached answers expire after their `s-maxage`.
+   * caching of public reads"), called a second time with the same keys a few seconds later. The
+   * default tells no one: cached answers expire after their `s-maxage`.
    */
   cachePurger?: CachePurger;
 }
@@ -87,6 +88,13 @@ export async function startGateway(
     clock,
   });
   const payments = createPaymentProvider(config);
+  // Each purge goes out again a few seconds later: a CDN miss in flight on the state before the
+  // write can land after the first (docs/api.md, "HTTP caching of public reads").
+  const cachePurger = options.cachePurger
+    ? repurgingCachePurger(options.cachePurger, {
+        onError: (error, keys) => logger.error({ err: error, keys }, 'cache purge failed'),
+      })
+    : undefined;
   let draining = false;
   const carrier = createCarrierProvider(config, { db: database.db, clock });
   const app = createApp({
@@ -101,7 +109,7 @@ export async function startGateway(
     payments,
     distance: createDistanceProvider(config),
     carrier,
-    cachePurger: options.cachePurger ?? noopCachePurger,
+    cachePurger: cachePurger ?? noopCachePurger,
     version: VERSION,
     isDraining: () => draining,
     ...(options.router ? { router: options.router } : {}),
@@ -239,6 +247,8 @@ export async function startGateway(
         logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; closing connections');
         if ('closeAllConnections' in server) server.closeAllConnections();
       }
+      // Second purges still waiting are dropped (their timers would not keep the process alive anyway).
+      cachePurger?.close();
       await rateLimiter.close();
       await mailer.close?.();
       await database.close();

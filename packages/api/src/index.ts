@@ -11,6 +11,9 @@ export {
   type PublicCacheRule,
   type PurgeScope,
   purgeKeys,
+  REPURGE_DELAY_MS,
+  type RepurgingCachePurger,
+  repurgingCachePurger,
 } from './public-cache.ts';
 export { listRestRoutes, type RestRoute } from './rest-routes.ts';
 export { type AppRouter, appRouter } from './root.ts';

@@ -296,7 +296,7 @@ const PUBLIC_CACHE_HEADERS: Record<string, JsonObject> = {
   },
   'Cache-Control': {
     description:
-      '`public, max-age=0, s-maxage=…, stale-while-revalidate=…` (PUBLIC_CACHE_S_MAXAGE_SECONDS, PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS): browsers revalidate every time, a shared cache (a CDN) keeps the answer for `s-maxage`. `private, no-store` with no ETag when caching is off for the tenant or the process',
+      '`no-cache` by default: every cache, a CDN included, asks the API (with the ETag) before each use, so a cache that keys by URL alone never serves the answer of another tenant. `public, max-age=0, s-maxage=…, stale-while-revalidate=…` (PUBLIC_CACHE_S_MAXAGE_SECONDS, PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS) once the operator set PUBLIC_CACHE_SHARED=true for a CDN whose cache key includes `x-organization-slug`: browsers revalidate every time, the CDN keeps the answer for `s-maxage`. `private, no-store` with no ETag when caching is off for the tenant or the process',
     schema: { type: 'string' },
   },
   'Surrogate-Key': {
@@ -310,7 +310,7 @@ const PUBLIC_CACHE_HEADERS: Record<string, JsonObject> = {
   },
   Vary: {
     description:
-      'Includes `x-organization-slug` (the tenant) and `Origin`: a shared cache keys the answer on both',
+      'Includes `x-organization-slug` (the tenant) and `Origin`: a cache that honours `Vary` keys the answer on both',
     schema: { type: 'string' },
   },
 };

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { answerKeys, purgedObjectId, purgeKeys } from './public-cache.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  answerKeys,
+  type CachePurger,
+  purgedObjectId,
+  purgeKeys,
+  REPURGE_DELAY_MS,
+  repurgingCachePurger,
+  writePurgeKeys,
+} from './public-cache.ts';
 
 const ORG = 'org_01JZZZZZZZZZZZZZZZZZZZZZZZ';
 
@@ -52,6 +60,30 @@ describe('purgeKeys and purgedObjectId', () => {
     expect(purgeKeys('tenant', ORG, undefined)).toEqual([ORG]);
   });
 
+  it('purges the items of a shipment’s lines that took stock, once each, and nothing for a shipment without a variant', () => {
+    const shipment = {
+      id: 'ful_1',
+      lines: [
+        { lineId: 'l1', itemId: 'itm_1', variantId: 'var_1', quantity: 1 },
+        { lineId: 'l2', itemId: 'itm_1', variantId: 'var_2', quantity: 1 },
+        { lineId: 'l3', itemId: 'itm_2', variantId: 'var_3', quantity: 2 },
+        { lineId: 'l4', itemId: 'itm_3', variantId: null, quantity: 1 },
+        { lineId: 'l5', itemId: null, variantId: null, quantity: 1 },
+      ],
+    };
+    expect(writePurgeKeys('shipped-stock', ORG, { id: 'ord_1' }, shipment)).toEqual([
+      'itm_1',
+      'itm_2',
+      `${ORG}:item-list`,
+    ]);
+    expect(writePurgeKeys('shipped-stock', ORG, {}, { id: 'ful_2', lines: [shipment.lines[3]] })).toEqual([]);
+    // Any other write: the object it names.
+    expect(writePurgeKeys('page', ORG, { id: 'pag_1' }, { id: 'pag_1' })).toEqual([
+      'pag_1',
+      `${ORG}:page-list`,
+    ]);
+  });
+
   it('every key a write purges is one some answer carries', () => {
     const carried = new Set(
       (['item', 'collection', 'page', 'booking-service'] as const).flatMap((kind) => [
@@ -67,10 +99,70 @@ describe('purgeKeys and purgedObjectId', () => {
       'review',
       'booking-resource',
       'tenant',
+      'shipped-stock',
     ] as const) {
       for (const id of ['obj_1', undefined]) {
         for (const key of purgeKeys(scope, ORG, id)) expect(carried.has(key), `${scope} ${key}`).toBe(true);
       }
     }
+  });
+});
+
+describe('repurgingCachePurger', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function recording(fail = false): CachePurger & { calls: string[][] } {
+    const calls: string[][] = [];
+    return {
+      calls,
+      purge: async (keys) => {
+        calls.push(keys);
+        if (fail) throw new Error('CDN down');
+      },
+    };
+  }
+
+  it('purges the same keys again after the delay (a CDN miss in flight before the commit can land after the first)', async () => {
+    vi.useFakeTimers();
+    const inner = recording();
+    const purger = repurgingCachePurger(inner);
+    await purger.purge(['itm_1', `${ORG}:item-list`]);
+    await purger.purge([`${ORG}:pages`]);
+    expect(inner.calls).toEqual([['itm_1', `${ORG}:item-list`], [`${ORG}:pages`]]);
+    await vi.advanceTimersByTimeAsync(REPURGE_DELAY_MS - 1);
+    expect(inner.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(inner.calls).toEqual([
+      ['itm_1', `${ORG}:item-list`],
+      [`${ORG}:pages`],
+      ['itm_1', `${ORG}:item-list`],
+      [`${ORG}:pages`],
+    ]);
+    // Twice, not more.
+    await vi.advanceTimersByTimeAsync(REPURGE_DELAY_MS * 3);
+    expect(inner.calls).toHaveLength(4);
+  });
+
+  it('reports a failed second purge to onError, and close drops the second purges not yet sent', async () => {
+    vi.useFakeTimers();
+    const failing = recording(true);
+    const errors: string[][] = [];
+    const purger = repurgingCachePurger(failing, {
+      delayMs: 100,
+      onError: (_error, keys) => errors.push(keys),
+    });
+    await expect(purger.purge(['pag_1'])).rejects.toThrow('CDN down');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(failing.calls).toEqual([['pag_1'], ['pag_1']]);
+    expect(errors).toEqual([['pag_1']]);
+
+    const inner = recording();
+    const closing = repurgingCachePurger(inner, { delayMs: 100 });
+    await closing.purge(['pag_2']);
+    closing.close();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(inner.calls).toEqual([['pag_2']]);
   });
 });

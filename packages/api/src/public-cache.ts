@@ -65,13 +65,22 @@ export function answerKeys(
  *   collections' order): every item answer too;
  * - `review`: a moderated review changes its item's rating: every item answer;
  * - `booking-resource`: a resource shows under any service that uses it: every booking service;
- * - `tenant`: settings every public read may show (the store currency): everything of the tenant.
+ * - `tenant`: settings every public read may show (the store currency): everything of the tenant;
+ * - `shipped-stock`: a shipment took tracked stock off the variants of its lines, which may change
+ *   their items' `inStock`: the items of the answer's `lines` that name a variant, and the item lists.
  */
-export type PurgeScope = PublicCacheKind | 'review' | 'booking-resource' | 'tenant';
+export type PurgeScope = PublicCacheKind | 'review' | 'booking-resource' | 'tenant' | 'shipped-stock';
 
-/** The keys a merchant write of `scope` purges, after it committed. */
+/**
+ * The keys a merchant write of `scope` purges, after it committed. `objectId` is the object it
+ * wrote; for `shipped-stock`, an item whose stock it took (without one, every item answer).
+ */
 export function purgeKeys(scope: PurgeScope, organizationId: string, objectId: string | undefined): string[] {
   if (scope === 'tenant') return [organizationId];
+  if (scope === 'shipped-stock')
+    return objectId === undefined
+      ? [groupKey(organizationId, 'item')]
+      : [objectId, listKey(organizationId, 'item')];
   if (scope === 'review') return [groupKey(organizationId, 'item')];
   if (scope === 'booking-resource') return [groupKey(organizationId, 'booking-service')];
   const keys =
@@ -91,6 +100,72 @@ export interface CachePurger {
 
 /** The default: no shared cache to tell (answers expire after their `s-maxage`). */
 export const noopCachePurger: CachePurger = { purge: async () => {} };
+
+/** How long after a write's purge the same keys are purged again (`repurgingCachePurger`). */
+export const REPURGE_DELAY_MS = 5000;
+
+/** A purger that purges every set of keys twice; `close` drops the second purges not yet sent. */
+export interface RepurgingCachePurger extends CachePurger {
+  close(): void;
+}
+
+/**
+ * `purger`, purging each set of keys a second time `delayMs` later. A CDN miss that reached the
+ * origin before the write committed can land in the CDN after the first purge and would be served
+ * for `s-maxage` + `stale-while-revalidate`; the second purge drops it. Its failure goes to
+ * `onError` (the first's to the caller). The timers are unref'd (they never keep a process alive)
+ * and `close` clears them, for a shutdown.
+ */
+export function repurgingCachePurger(
+  purger: CachePurger,
+  options: { delayMs?: number; onError?: (error: unknown, keys: string[]) => void } = {},
+): RepurgingCachePurger {
+  const delayMs = options.delayMs ?? REPURGE_DELAY_MS;
+  const pending = new Set<ReturnType<typeof setTimeout>>();
+  return {
+    purge(keys) {
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        purger.purge(keys).catch((error: unknown) => options.onError?.(error, keys));
+      }, delayMs);
+      timer.unref?.();
+      pending.add(timer);
+      return purger.purge(keys);
+    },
+    close() {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    },
+  };
+}
+
+/**
+ * The keys a successful merchant write of `scope` purges, from its input and its answer: a
+ * shipment's the items of its lines that name a variant (none: nothing to purge), any other write's
+ * those of the object it names (`purgedObjectId`).
+ */
+export function writePurgeKeys(
+  scope: PurgeScope,
+  organizationId: string,
+  rawInput: unknown,
+  data: unknown,
+): string[] {
+  if (scope !== 'shipped-stock')
+    return purgeKeys(scope, organizationId, purgedObjectId(scope, rawInput, data));
+  const itemIds = shippedItemIds(data);
+  return itemIds.length === 0 ? [] : [...itemIds, listKey(organizationId, 'item')];
+}
+
+/** The distinct items of a fulfillment answer's lines that name a variant (a line without one takes no stock). */
+function shippedItemIds(data: unknown): string[] {
+  const lines = (data as { lines?: unknown } | null | undefined)?.lines;
+  if (!Array.isArray(lines)) return [];
+  const ids = new Set<string>();
+  for (const line of lines as { itemId?: unknown; variantId?: unknown }[]) {
+    if (typeof line?.itemId === 'string' && typeof line.variantId === 'string') ids.add(line.itemId);
+  }
+  return [...ids];
+}
 
 /**
  * The object a merchant write of `scope` names: an item write's `itemId` (a variant's item), else

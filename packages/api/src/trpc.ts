@@ -17,7 +17,7 @@ import type { ApiContext, CustomerIdentity } from './context.ts';
 import { toAppError } from './errors.ts';
 import { hostedAppOrigin } from './hosted-origin.ts';
 import type { ApiMeta, RateLimitName } from './meta.ts';
-import { purgedObjectId, purgeKeys } from './public-cache.ts';
+import { writePurgeKeys } from './public-cache.ts';
 
 /** The JSON-RPC key whose HTTP status is the contract code's (every status of the error table has one). */
 const TRPC_KEY_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -286,7 +286,8 @@ const rateLimitedAndPurging = t.middleware(async ({ ctx, meta, next, getRawInput
   const purger = ctx.services.cachePurger;
   const organizationId = ctx.observed.tenant?.organizationId;
   if (!scope || !purger || !result.ok || organizationId === undefined) return result;
-  const keys = purgeKeys(scope, organizationId, purgedObjectId(scope, await getRawInput(), result.data));
+  const keys = writePurgeKeys(scope, organizationId, await getRawInput(), result.data);
+  if (keys.length === 0) return result;
   purger.purge(keys).catch((error: unknown) => {
     ctx.services.logger?.error({ err: error, keys }, 'cache purge failed');
   });

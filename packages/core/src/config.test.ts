@@ -269,9 +269,10 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ]);
   });
 
-  it('reads the public-read caching settings, with defaults a CDN can use', () => {
+  it('reads the public-read caching settings: on, but not shareable without revalidation, by default', () => {
     expect(loadConfig({}).publicCache).toEqual({
       enabled: true,
+      shared: false,
       sMaxAgeSeconds: 60,
       staleWhileRevalidateSeconds: 30,
       disabledTenants: [],
@@ -279,12 +280,14 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     expect(
       loadConfig({
         PUBLIC_CACHE_ENABLED: 'false',
+        PUBLIC_CACHE_SHARED: 'true',
         PUBLIC_CACHE_S_MAXAGE_SECONDS: '300',
         PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS: '0',
         PUBLIC_CACHE_DISABLED_TENANTS: ' acme, bakery-2 ,acme,',
       }).publicCache,
     ).toEqual({
       enabled: false,
+      shared: true,
       sMaxAgeSeconds: 300,
       staleWhileRevalidateSeconds: 0,
       disabledTenants: ['acme', 'bakery-2'],
@@ -293,6 +296,7 @@ describe('loadConfig refuses bad values, naming the variable', () => {
 
   it.each([
     ['PUBLIC_CACHE_ENABLED', 'yes'],
+    ['PUBLIC_CACHE_SHARED', 'on'],
     ['PUBLIC_CACHE_S_MAXAGE_SECONDS', '-1'],
     ['PUBLIC_CACHE_S_MAXAGE_SECONDS', '86401'],
     ['PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS', '1.5'],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORGANIZATION_SLUG_PATTERN } from './organization-slug.ts';
 
 /**
  * Process configuration (docs/operations.md "Configuration"), parsed once at start. A bad
@@ -19,9 +20,6 @@ const proxyAddressSchema = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()])
 /** A TRUST_PROXY list entry: an address, a CIDR, or one of proxy-addr's range names. */
 const isProxyAddress = (entry: string) =>
   PROXY_RANGE_NAMES.has(entry) || proxyAddressSchema.safeParse(entry).success;
-
-/** An organization slug, as the platform accepts it when creating one. */
-const ORGANIZATION_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/;
 
 const truthy = (value: string | undefined, fallback: boolean) =>
   value === undefined ? fallback : value === 'true' || value === '1';
@@ -159,7 +157,10 @@ const configSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
     // Public catalog, collection, page and booking-service reads: ETag/304 and a CDN's Cache-Control.
     PUBLIC_CACHE_ENABLED: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
-    // How long a shared cache (a CDN) may serve a read without asking again; browsers always revalidate.
+    // Whether those reads tell shared caches (a CDN) they may serve them without asking: only once the
+    // CDN's cache key includes x-organization-slug, else one shop's catalog reaches another's shoppers.
+    PUBLIC_CACHE_SHARED: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
+    // How long a shared cache may serve a read without asking again (PUBLIC_CACHE_SHARED only).
     PUBLIC_CACHE_S_MAXAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     // How long past that a shared cache may serve the stale copy while it revalidates in the background.
     PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(30),
@@ -172,7 +173,7 @@ const configSchema = z
           .split(',')
           .map((entry) => entry.trim())
           .filter((entry) => entry !== '');
-        const bad = slugs.filter((slug) => !ORGANIZATION_SLUG.test(slug));
+        const bad = slugs.filter((slug) => !ORGANIZATION_SLUG_PATTERN.test(slug));
         if (bad.length === 0) return [...new Set(slugs)];
         ctx.addIssue({
           code: 'custom',
@@ -417,12 +418,14 @@ export interface Config {
   shutdownTimeoutMs: number;
   /**
    * HTTP caching of the public catalog, collection, page and booking-service reads (docs/api.md,
-   * "HTTP caching of public reads"): whether those reads answer an ETag and a shared-cache
-   * `Cache-Control` at all, the `s-maxage` and `stale-while-revalidate` of that `Cache-Control`, and
-   * the organizations (by slug) whose reads are never cacheable.
+   * "HTTP caching of public reads"): whether those reads answer an ETag and surrogate keys at all;
+   * whether a shared cache may serve them without revalidating (`shared`: only when the CDN's cache
+   * key includes the tenant header), with the `s-maxage` and `stale-while-revalidate` it then may;
+   * and the organizations (by slug) whose reads are never cacheable.
    */
   publicCache: {
     enabled: boolean;
+    shared: boolean;
     sMaxAgeSeconds: number;
     staleWhileRevalidateSeconds: number;
     disabledTenants: string[];
@@ -544,6 +547,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
     publicCache: {
       enabled: truthy(raw.PUBLIC_CACHE_ENABLED, true),
+      shared: truthy(raw.PUBLIC_CACHE_SHARED, false),
       sMaxAgeSeconds: raw.PUBLIC_CACHE_S_MAXAGE_SECONDS,
       staleWhileRevalidateSeconds: raw.PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS,
       disabledTenants: raw.PUBLIC_CACHE_DISABLED_TENANTS,

@@ -13,6 +13,7 @@ export {
   type ValidationIssue,
 } from './errors.ts';
 export { newId } from './ids.ts';
+export { ORGANIZATION_SLUG_PATTERN } from './organization-slug.ts';
 export {
   cursorSchema,
   keysetAfter,

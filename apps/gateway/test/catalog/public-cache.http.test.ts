@@ -6,11 +6,13 @@ import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
 /**
  * HTTP caching of the public reads (docs/api.md, "HTTP caching of public reads"): a strong ETag and
- * 304, a CDN's Cache-Control, surrogate keys naming the tenant and the object, the purge of exactly
- * those keys by the merchant writes, and nothing cacheable anywhere else.
+ * 304, `no-cache` (every cache revalidates) unless the operator let a CDN keyed by the tenant header
+ * keep them, surrogate keys naming the tenant and the object, the purge of exactly those keys by the
+ * merchant writes, and nothing cacheable anywhere else.
  */
 
-const PUBLIC_CACHE_CONTROL = 'public, max-age=0, s-maxage=60, stale-while-revalidate=30';
+/** The default: any cache must ask the origin, which compares the requesting tenant's own tag. */
+const REVALIDATE_CACHE_CONTROL = 'no-cache';
 
 /** A purger that remembers every call. */
 function recordingPurger(): CachePurger & { calls: string[][] } {
@@ -142,10 +144,10 @@ function expectedKeys(): Record<string, string[]> {
   };
 }
 
-/** The headers a shared cache needs, the same on a 200 and its 304. */
-function expectCacheable(response: Response, keys: string[]): void {
+/** The headers a cache needs, the same on a 200 and its 304. */
+function expectCacheable(response: Response, keys: string[], cacheControl = REVALIDATE_CACHE_CONTROL): void {
   expect(response.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-  expect(response.headers.get('cache-control')).toBe(PUBLIC_CACHE_CONTROL);
+  expect(response.headers.get('cache-control')).toBe(cacheControl);
   expect(response.headers.get('surrogate-key')).toBe(keys.join(' '));
   expect(response.headers.get('cache-tag')).toBe(keys.join(','));
   const vary = (response.headers.get('vary') ?? '').split(',').map((token) => token.trim().toLowerCase());
@@ -182,6 +184,39 @@ describe('cacheable public reads', () => {
       expectCacheable(notModified, keys);
       expect(notModified.headers.get('etag')).toBe(etag);
     }
+  });
+
+  it('are not shareable without revalidation by default: a cache keyed by URL alone must ask the origin each time', async () => {
+    for (const path of Object.keys(expectedKeys())) {
+      const cacheControl = (await read(path)).headers.get('cache-control') ?? '';
+      const directives = cacheControl.split(',').map((directive) => directive.trim().split('=')[0]);
+      expect(directives, path).toContain('no-cache');
+      for (const shareable of ['public', 's-maxage', 'max-age', 'stale-while-revalidate', 'immutable'])
+        expect(directives, `${path} ${shareable}`).not.toContain(shareable);
+    }
+    // Two tenants, one URL: a cache keyed by URL revalidates the one's copy with the other's slug,
+    // and the origin answers the other's own body, never a 304.
+    const other = await createRoleFixture(h, 'cache-other');
+    await ok(
+      await other.call('owner', 'POST', '/merchant/items', {
+        slug: 'tent',
+        name: 'Tent',
+        type: 'SALE',
+        status: 'ACTIVE',
+      }),
+      201,
+    );
+    const mine = await read('/public/items/tent');
+    const mineBody = (await mine.json()) as { id: string };
+    const theirs = await read(
+      '/public/items/tent',
+      { 'if-none-match': mine.headers.get('etag')! },
+      other.slug,
+    );
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get('cache-control')).toBe(REVALIDATE_CACHE_CONTROL);
+    expect(theirs.headers.get('etag')).not.toBe(mine.headers.get('etag'));
+    expect(((await theirs.json()) as { id: string }).id).not.toBe(mineBody.id);
   });
 
   it('compares If-None-Match weakly, reads a list of tags and `*`, and answers 200 to any other tag', async () => {
@@ -337,6 +372,51 @@ describe('merchant writes', () => {
     expect(purger.calls.length).toBe(before);
   });
 
+  it('purge the items whose stock a shipment took (a direct fulfillment), and their lists', async () => {
+    const org = shop.organizationId;
+    await ok(
+      await shop.call('owner', 'PATCH', `/merchant/items/${ids.item}/variants/${ids.variant}`, {
+        inventoryQuantity: 1,
+      }),
+    );
+    const order = await ok<{ id: string }>(
+      await h.app.request('/api/v1/public/orders', {
+        method: 'POST',
+        headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          customerName: 'Ada Lovelace',
+          customerEmail: 'ada@example.com',
+          items: [
+            { itemId: ids.item, variantId: ids.variant, name: 'Tent', quantity: 1, unitPriceInCents: 5000 },
+          ],
+        }),
+      }),
+      201,
+    );
+    const line = (
+      await ok<{ items: { id: string }[] }>(await shop.call('owner', 'GET', `/merchant/orders/${order.id}`))
+    ).items[0]!.id;
+    const before = await read('/public/items/tent');
+    const tag = before.headers.get('etag')!;
+    expect(((await before.json()) as { variants: { inStock: boolean }[] }).variants[0]!.inStock).toBe(true);
+
+    const purged = await purgedBy(
+      () =>
+        shop.call(
+          'owner',
+          'POST',
+          `/merchant/commerce/orders/${order.id}/fulfillments`,
+          { lines: [{ lineId: line, quantity: 1 }], notifyCustomer: false },
+          { 'x-idempotency-key': `cache-ship-${process.pid}-0123456789` },
+        ),
+      201,
+    );
+    expect(purged).toEqual([[ids.item, `${org}:item-list`]]);
+    const after = await read('/public/items/tent', { 'if-none-match': tag });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { variants: { inStock: boolean }[] }).variants[0]!.inStock).toBe(false);
+  });
+
   it('purge over /trpc too', async () => {
     const before = purger.calls.length;
     const response = await h.app.request('/trpc/merchant.pages.update', {
@@ -482,9 +562,48 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe('caching shared with a CDN (PUBLIC_CACHE_SHARED)', () => {
+  it('answers the shared-cache Cache-Control with its settings, the same on the 304, and a tenant opted out stays private', async () => {
+    const shared = await createHarness({
+      env: {
+        PUBLIC_CACHE_SHARED: 'true',
+        PUBLIC_CACHE_S_MAXAGE_SECONDS: '120',
+        PUBLIC_CACHE_STALE_WHILE_REVALIDATE_SECONDS: '15',
+        PUBLIC_CACHE_DISABLED_TENANTS: 'shared-out',
+      },
+    });
+    try {
+      const page = { title: 'About', slug: 'about', content: '<p>x</p>', status: 'PUBLISHED' };
+      const fx = await createRoleFixture(shared, 'shared-shop');
+      const out = await createRoleFixture(shared, 'shared-out');
+      const created = await ok<{ id: string }>(await fx.call('owner', 'POST', '/merchant/pages', page), 201);
+      await ok(await out.call('owner', 'POST', '/merchant/pages', page), 201);
+      const keys = [fx.organizationId, `${fx.organizationId}:pages`, created.id];
+      const sharedControl = 'public, max-age=0, s-maxage=120, stale-while-revalidate=15';
+      const request = (slug: string, headers: Record<string, string> = {}) =>
+        shared.app.request('/api/v1/public/pages/about', {
+          headers: { 'x-organization-slug': slug, ...headers },
+        });
+      const first = await request(fx.slug);
+      expect(first.status).toBe(200);
+      expectCacheable(first, keys, sharedControl);
+      const notModified = await request(fx.slug, { 'if-none-match': first.headers.get('etag')! });
+      expect(notModified.status).toBe(304);
+      expectCacheable(notModified, keys, sharedControl);
+      const optedOutAnswer = await request(out.slug, { 'if-none-match': '*' });
+      expect(optedOutAnswer.status).toBe(200);
+      expectNotCacheable(optedOutAnswer);
+    } finally {
+      await shared.close();
+    }
+    // A second gateway and database of its own.
+  }, 120_000);
+});
+
 describe('caching switched off for the process', () => {
   it('leaves every public read private, no-store', async () => {
-    const off = await createHarness({ env: { PUBLIC_CACHE_ENABLED: 'false' } });
+    // Off wins over shared: no caching headers at all.
+    const off = await createHarness({ env: { PUBLIC_CACHE_ENABLED: 'false', PUBLIC_CACHE_SHARED: 'true' } });
     try {
       const fx = await createRoleFixture(off, 'cache-off');
       await ok(

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { entityTag, ifNoneMatchMatches } from '../../src/public-cache.ts';
+import {
+  createPublicCachePolicy,
+  entityTag,
+  ifNoneMatchMatches,
+  REVALIDATE_CACHE_CONTROL,
+  sharedCacheControl,
+} from '../../src/public-cache.ts';
 
 describe('entityTag', () => {
   it('is a strong tag that changes with the body and only with it', () => {
@@ -45,5 +51,34 @@ describe('ifNoneMatchMatches (weak comparison of a GET precondition)', () => {
     [`${'"a",'.repeat(2000)}${tag}`],
   ])('does not match %s', (header) => {
     expect(ifNoneMatchMatches(header, tag)).toBe(false);
+  });
+});
+
+describe('the Cache-Control of each mode', () => {
+  const settings = {
+    enabled: true,
+    shared: false,
+    sMaxAgeSeconds: 90,
+    staleWhileRevalidateSeconds: 10,
+    disabledTenants: ['out'],
+  };
+
+  it('by default makes every cache revalidate: nothing a cache keyed by URL alone may serve unasked', () => {
+    expect(REVALIDATE_CACHE_CONTROL).toBe('no-cache');
+    expect(REVALIDATE_CACHE_CONTROL).not.toMatch(/public|s-maxage|stale-while-revalidate/);
+  });
+
+  it('lets a CDN keep the answer only in the shared mode, with its settings', () => {
+    expect(sharedCacheControl(settings)).toBe('public, max-age=0, s-maxage=90, stale-while-revalidate=10');
+  });
+
+  it('keeps the per-tenant opt-out and the global switch in both modes', () => {
+    for (const shared of [false, true]) {
+      const on = createPublicCachePolicy({ ...settings, shared });
+      expect(on.cacheable('shop'), `shared=${shared}`).toBe(true);
+      expect(on.cacheable('out'), `shared=${shared}`).toBe(false);
+      const off = createPublicCachePolicy({ ...settings, shared, enabled: false });
+      expect(off.cacheable('shop'), `shared=${shared}`).toBe(false);
+    }
   });
 });

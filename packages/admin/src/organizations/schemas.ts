@@ -1,12 +1,10 @@
+import { ORGANIZATION_SLUG_PATTERN } from '@commerce/core';
 import { z } from 'zod';
 
 /** Lowercase letters, digits and inner hyphens; 2 to 63 characters, like a DNS label. */
 export const organizationSlugSchema = z
   .string()
-  .regex(
-    /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])$/,
-    'must be 2 to 63 lowercase letters, digits or inner hyphens',
-  );
+  .regex(ORGANIZATION_SLUG_PATTERN, 'must be 2 to 63 lowercase letters, digits or inner hyphens');
 
 export const createOrganizationInputSchema = z.strictObject({
   slug: organizationSlugSchema,

@@ -20,6 +20,8 @@ export const createDirectProcedure = operator
         `${FULFILLABLE} ${LOCKED} ${KEY_REQUIRED} ${OPERATOR} ${ADDRESSING}`,
       ].join('\n\n'),
     },
+    // Tracked stock consumed: its items' `inStock` on the public reads.
+    purges: 'shipped-stock',
     successStatus: 201,
     errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT'],
   })

@@ -13,6 +13,8 @@ export const handOffProcedure = operator
       summary: 'Hand a READY package to the carrier',
       description: `\`READY\` with active postage → \`SHIPPED\`: the allocated units become shipped, tracked stock is consumed once and \`notifyCustomer\` decides the shipped email. An open shipment cancellation, postage awaiting a void, or no current postage is \`409 HANDOFF_BLOCKED\`. With the optional \`x-idempotency-key\` a replay consumes nothing again. ${FULFILLABLE} ${OPERATOR} ${ADDRESSING}`,
     },
+    // Tracked stock consumed: its items' `inStock` on the public reads.
+    purges: 'shipped-stock',
     errors: [
       'HANDOFF_BLOCKED',
       'IDEMPOTENCY_KEY_REUSED',
