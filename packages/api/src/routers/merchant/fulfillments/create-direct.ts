@@ -21,6 +21,7 @@ export const createDirectProcedure = operator
       ].join('\n\n'),
     },
     successStatus: 201,
+    idempotencyKey: 'required',
     errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT'],
   })
   .input(createDirectFulfillmentInputSchema)
