@@ -25,6 +25,13 @@ export type ApiMeta = OpenApiMeta<{
   /** Codes the procedure itself can answer, beyond those its builder implies. */
   errors?: ErrorCode[];
   rateLimit?: RateLimitName;
+  /**
+   * The route reads the `x-idempotency-key` header (the same key and body replay the first
+   * answer). A route whose errors list `IDEMPOTENCY_KEY_REUSED` reads it as optional unless this
+   * says `required`; the OpenAPI document declares the header on exactly these operations, and the
+   * typed client generates and resends keys only for them.
+   */
+  idempotencyKey?: 'optional' | 'required';
   permission?: PermissionGroup;
   roles?: MembershipRole[];
   /**

@@ -93,3 +93,32 @@ describe('buildOpenApiDocument: schemas in forms OpenAPI 3.0 defines', () => {
     expect(schemasWhere(full, (node) => JSON.stringify(node.enum) === '[null]').length).toBeGreaterThan(0);
   });
 });
+
+describe('buildOpenApiDocument: the idempotency key header', () => {
+  it('is declared on exactly the operations that read it, required where the route requires it', () => {
+    const full = buildOpenApiDocument(appRouter, listRestRoutes(appRouter), {
+      version: 'test',
+    }) as unknown as { paths: Record<string, Record<string, Json>> };
+    const declared: Record<string, boolean> = {};
+    const reusable: string[] = [];
+    for (const [path, item] of Object.entries(full.paths))
+      for (const [method, operation] of Object.entries(item)) {
+        const header = ((operation.parameters ?? []) as Json[]).find(
+          (parameter) => parameter.in === 'header' && parameter.name === 'x-idempotency-key',
+        );
+        if (header) declared[`${method.toUpperCase()} ${path}`] = header.required === true;
+        if (JSON.stringify(operation.responses).includes('IDEMPOTENCY_KEY_REUSED'))
+          reusable.push(`${method.toUpperCase()} ${path}`);
+      }
+    // Every route that can answer IDEMPOTENCY_KEY_REUSED reads the key, and release needs the hold's.
+    for (const operation of reusable) expect(declared).toHaveProperty([operation]);
+    expect(declared['DELETE /public/booking-holds/{id}']).toBe(true);
+    expect(declared['POST /merchant/bookings']).toBe(true);
+    expect(declared['POST /merchant/bookings/{id}/cancel']).toBe(false);
+    // Writes that do not read it (a catalog create, a public order, a sign-in link) do not declare it.
+    expect(declared).not.toHaveProperty(['POST /merchant/items']);
+    expect(declared).not.toHaveProperty(['POST /public/orders']);
+    expect(declared).not.toHaveProperty(['POST /public/customer/auth/request-link']);
+    expect(Object.keys(declared)).toHaveLength(20);
+  });
+});

@@ -25,6 +25,9 @@ const IMPLIED_ERRORS: Record<AuthKind, ErrorCode[]> = {
   customer: ['TENANT_REQUIRED', 'RESOURCE_NOT_FOUND', 'UNAUTHENTICATED'],
 };
 
+/** The header parameter that marks an operation as reading an idempotency key (the typed client lists these). */
+export const IDEMPOTENCY_KEY_PARAMETER = 'x-idempotency-key';
+
 /** Every code a route can answer: its builder's, its own, and the gateway's. */
 export function routeErrorCodes(route: RestRoute): ErrorCode[] {
   // Every route may meet an unavailable database (or a gateway shutting down): 503 SERVICE_UNAVAILABLE.
@@ -211,6 +214,22 @@ function decorateOperation(operation: JsonObject, route: RestRoute): void {
   const auth = route.meta.auth ?? 'public';
   operation.security = SECURITY[auth];
   operation.operationId = route.procedurePath;
+
+  const idempotency =
+    route.meta.idempotencyKey ??
+    (route.meta.errors?.includes('IDEMPOTENCY_KEY_REUSED') ? ('optional' as const) : undefined);
+  if (idempotency) {
+    const parameters = (operation.parameters ?? []) as JsonObject[];
+    parameters.push({
+      name: IDEMPOTENCY_KEY_PARAMETER,
+      in: 'header',
+      required: idempotency === 'required',
+      description:
+        'The idempotency key (alias `Idempotency-Key`, at most 255 characters): the same key and body replay the first answer (`idempotent-replayed: true`), so a write that met a lost answer or a `503` may be sent again with it.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+    operation.parameters = parameters;
+  }
 
   const notes: string[] = [];
   if (route.meta.permission)

@@ -2,9 +2,14 @@ import type { ErrorCode } from './generated/error-codes.ts';
 
 /**
  * The code of a `CommerceApiError`: one the API documents, the client's own `UNEXPECTED_RESPONSE`
- * (an answer that is not the envelope), or a code of a newer server (still a string).
+ * (an answer that is not the envelope) and `NOT_MODIFIED` (`unwrap` met a `304`), or a code of a
+ * newer server (still a string).
  */
-export type ApiErrorCode = ErrorCode | 'UNEXPECTED_RESPONSE' | (string & Record<never, never>);
+export type ApiErrorCode =
+  | ErrorCode
+  | 'UNEXPECTED_RESPONSE'
+  | 'NOT_MODIFIED'
+  | (string & Record<never, never>);
 
 /** The error envelope every failed answer of the API carries. */
 export interface ErrorEnvelope {
@@ -37,6 +42,20 @@ export class CommerceApiError extends Error {
     this.details = envelope.details;
     const retryAfter = headers?.get('retry-after');
     this.retryAfterSeconds = retryAfter && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  }
+
+  /** `unwrap` met `304 Not Modified`: the caller sent `If-None-Match` and its copy is current. */
+  static notModified(response: Response): CommerceApiError {
+    return new CommerceApiError(
+      304,
+      {
+        code: 'NOT_MODIFIED',
+        message:
+          'HTTP 304 Not Modified: the copy of If-None-Match is current (read it with unwrapConditional)',
+        requestId: response.headers.get('x-request-id') ?? '',
+      },
+      response.headers,
+    );
   }
 
   /** The error of a failed response whose body was already read (`body` is its JSON, or its text). */

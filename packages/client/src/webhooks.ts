@@ -1,7 +1,9 @@
 /**
- * Verification of the webhooks the Commerce API sends, for receivers (a merchant's server):
- * the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`, `webhook-signature:
- * v1,<base64 HMAC-SHA256>`), checked by the `standardwebhooks` library.
+ * Signature checks for receivers (a merchant's server) of the Commerce API's outbound webhooks,
+ * which the API does not send yet: they are being built, and no endpoint, event or secret exists
+ * so far. The check follows the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature: v1,<base64 HMAC-SHA256>`), by the `standardwebhooks` library, which those
+ * deliveries are to use.
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
@@ -12,22 +14,15 @@ export const WEBHOOK_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-sign
 /** The request headers, as the Fetch API's `Headers`, a plain object or Node's `IncomingHttpHeaders`. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
-/** The signed fields every event carries. */
-export interface WebhookEvent {
-  type: string;
-  id: string;
-  createdAt: string;
-  [field: string]: unknown;
-}
-
 /**
- * The event of a webhook request, once its signature is verified with the endpoint's
- * `whsec_…` secret (during a rotation, try the new secret, then the old one). `body` must be
+ * The JSON body of a webhook request, once its signature is verified with a `whsec_…` secret
+ * (during a rotation, try the new secret, then the old one); what the body holds is not defined
+ * yet, so it is `unknown` unless the caller names a type. `body` must be
  * the raw body exactly as received, not JSON parsed and serialized again. Throws
  * `WebhookVerificationError` when a header is missing, the signature does not match, or the
  * timestamp is more than five minutes from the receiver's clock (a replay).
  */
-export function verifyWebhook<T = WebhookEvent>(
+export function verifyWebhook<T = unknown>(
   secret: string,
   body: string | Uint8Array,
   headers: WebhookHeaders,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from '../dist/webhooks.js';
 
 const secret = `whsec_${Buffer.from('a secret of thirty-two bytes!!!!').toString('base64')}`;
-const event = { type: 'order.paid', id: 'evt_1', createdAt: '2026-07-01T08:00:00Z', tenant: 'shop' };
+const event = { type: 'example.event', id: 'evt_1', createdAt: '2026-07-01T08:00:00Z', tenant: 'shop' };
 
 /** A delivery as a sender signs it now. */
 function delivery(body = JSON.stringify(event), at = new Date()) {

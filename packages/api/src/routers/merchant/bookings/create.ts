@@ -24,6 +24,7 @@ export const createProcedure = merchantProcedureWith('bookings:manage')
       ].join('\n\n'),
     },
     successStatus: 201,
+    idempotencyKey: 'required',
     errors: [
       'BOOKING_DELIVERY_INVALID',
       'BOOKING_DELIVERY_DESTINATION_INVALID',

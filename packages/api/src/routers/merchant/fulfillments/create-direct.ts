@@ -23,6 +23,7 @@ export const createDirectProcedure = operator
     // Tracked stock consumed: its items' `inStock` on the public reads.
     purges: 'shipped-stock',
     successStatus: 201,
+    idempotencyKey: 'required',
     errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT'],
   })
   .input(createDirectFulfillmentInputSchema)

@@ -14,6 +14,7 @@ export const planProcedure = operator
       description: `Allocates the units (they count against what is left, not as shipped); nothing is bought, shipped or consumed. A package from a box preset stores the preset's dimensions and revision; an archived preset or a stale revision is \`409 STALE_STATE\`. ${FULFILLABLE} ${LOCKED} ${KEY_REQUIRED} ${OPERATOR} ${ADDRESSING}`,
     },
     successStatus: 201,
+    idempotencyKey: 'required',
     errors: ['IDEMPOTENCY_KEY_REUSED', 'ORDER_NOT_FULFILLABLE', 'OVER_FULFILLMENT', 'STALE_STATE'],
   })
   .input(planFulfillmentInputSchema)

@@ -21,6 +21,7 @@ export const purchaseProcedure = operator
       ].join('\n\n'),
     },
     successStatus: 201,
+    idempotencyKey: 'required',
     errors: [
       'IDEMPOTENCY_KEY_REUSED',
       'INSUFFICIENT_POSTAGE_FUNDS',

@@ -58,6 +58,7 @@ export const convertProcedure = tenantProcedure
       ].join('\n\n'),
     },
     rateLimit: 'public-checkout',
+    idempotencyKey: 'required',
     errors: [
       'AGREEMENT_REQUIRED',
       'STALE_STATE',

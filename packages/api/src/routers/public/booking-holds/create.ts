@@ -20,6 +20,7 @@ export const createProcedure = tenantProcedure
     },
     successStatus: 201,
     rateLimit: 'public-checkout',
+    idempotencyKey: 'required',
     errors: [
       'BOOKING_DELIVERY_INVALID',
       'BOOKING_DELIVERY_DESTINATION_INVALID',

@@ -16,6 +16,7 @@ export const releaseProcedure = tenantProcedure
     },
     successStatus: 204,
     rateLimit: 'public-checkout',
+    idempotencyKey: 'required',
     errors: ['INVALID_STATE_TRANSITION', 'STALE_STATE'],
   })
   .input(holdPathInputSchema)
