@@ -248,10 +248,10 @@ describe('checkout over HTTP', () => {
   });
 
   it('gives the store’s website on the public organization read, null until the merchant sets it', async () => {
-    const read = async () =>
-      (await h.app.request('/api/v1/public/organization', { headers: asShop }).then((r) => r.json())) as {
-        websiteUrl: string | null;
-      };
+    const read = async () => {
+      const response = await h.app.request('/api/v1/public/organization', { headers: asShop });
+      return (await response.json()) as { websiteUrl: string | null };
+    };
     expect((await read()).websiteUrl).toBeNull();
     const patched = await shop.call('owner', 'PATCH', '/merchant/settings', {
       businessProfile: { websiteUrl: 'https://shop.example.com/' },
