@@ -101,6 +101,9 @@ async function openPglite(): Promise<Store> {
       id text primary key, slug text not null unique, name text not null,
       status text not null default 'ACTIVE' check (status in ('ACTIVE', 'SUSPENDED')),
       created_at timestamptz not null default now());
+    create table organization_settings (
+      organization_id text primary key references organizations (id),
+      business_profile jsonb not null default '{}'::jsonb);
     create table merchant_users (
       id text primary key, subject text not null unique, email citext not null,
       email_verified boolean not null default false, name text,
@@ -219,10 +222,25 @@ async function main() {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
+  // The gateway's organization read looks the tenant up with its public profile in one query.
   app.get('/api/v1/public/organization', async (c) => {
-    const tenant = await publicReader(c);
-    if (tenant instanceof Response) return tenant;
-    return c.json({ id: tenant.id, slug: tenant.slug, name: tenant.name });
+    const slug = c.req.header('x-organization-slug')?.trim();
+    if (!slug || !SLUG.test(slug)) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
+    const row = (await store.query(SQL.tenantWithProfile, [slug, 'ACTIVE']))[0] as
+      | (Tenant & { display_name: string | null; logo_url: string | null; website_url: string | null })
+      | undefined;
+    if (!row) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
+    if (!allow(`public-read:${row.id}:${getConnInfo(c).remote.address ?? 'unknown'}`)) {
+      return c.json({ error: { code: 'RATE_LIMITED' } }, 429);
+    }
+    return c.json({
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      displayName: row.display_name,
+      logoUrl: row.logo_url,
+      websiteUrl: row.website_url,
+    });
   });
 
   app.get('/api/v1/public/items', async (c) => {

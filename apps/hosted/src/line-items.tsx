@@ -1,3 +1,4 @@
+import { countryName } from './countries.tsx';
 import { formatMoney } from './lib/format.ts';
 
 export interface LineItem {
@@ -49,5 +50,101 @@ export function LineItemsTable({ lines, currency }: { lines: readonly LineItem[]
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * The money lines under the items, in one order and with one set of labels wherever an order's
+ * totals are shown (the checkout summary, the confirmation, the order page): Subtotal, Discount
+ * (when there is one), Shipping (when the order ships), Tax (when there is any; "Tax included" when
+ * the prices hold it), Total.
+ */
+export function TotalsList({
+  currency,
+  subtotalInCents,
+  discountInCents = 0,
+  shipping,
+  taxInCents,
+  taxIncluded,
+  totalInCents,
+}: {
+  currency: string;
+  /** Absent: not shown (a cart with no lines, e.g. a booking's payment). */
+  subtotalInCents?: number;
+  discountInCents?: number;
+  /** Absent: the order ships nothing; `'later'`: a rate is still to be chosen. */
+  shipping?: number | 'later';
+  taxInCents: number;
+  taxIncluded: boolean;
+  totalInCents: number;
+}) {
+  const money = (amount: number) => formatMoney(amount, currency);
+  return (
+    <dl className="totals">
+      {subtotalInCents === undefined ? null : (
+        <>
+          <dt>Subtotal</dt>
+          <dd>{money(subtotalInCents)}</dd>
+        </>
+      )}
+      {discountInCents > 0 ? (
+        <>
+          <dt>Discount</dt>
+          <dd>−{money(discountInCents)}</dd>
+        </>
+      ) : null}
+      {shipping === undefined ? null : (
+        <>
+          <dt>Shipping</dt>
+          <dd>{shipping === 'later' ? 'Chosen next' : money(shipping)}</dd>
+        </>
+      )}
+      {taxInCents > 0 ? (
+        <>
+          <dt>{taxIncluded ? 'Tax included' : 'Tax'}</dt>
+          <dd>{money(taxInCents)}</dd>
+        </>
+      ) : null}
+      <dt className="total">Total</dt>
+      <dd className="total">{money(totalInCents)}</dd>
+    </dl>
+  );
+}
+
+export interface PostalAddress {
+  name: string;
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postalCode: string;
+  country: string;
+  phone: string | null;
+}
+
+/** A ship-to address as a parcel label reads it, the country by name. */
+export function AddressBlock({ address }: { address: PostalAddress }) {
+  return (
+    <address className="address">
+      {address.name}
+      <br />
+      {address.line1}
+      {address.line2 ? (
+        <>
+          <br />
+          {address.line2}
+        </>
+      ) : null}
+      <br />
+      {[address.city, address.state, address.postalCode].filter(Boolean).join(', ')}
+      <br />
+      {countryName(address.country)}
+      {address.phone ? (
+        <>
+          <br />
+          {address.phone}
+        </>
+      ) : null}
+    </address>
   );
 }

@@ -38,6 +38,8 @@ export { createOrganization } from './organizations/create-organization.ts';
 export {
   findTenantBySlug,
   findTenantWithOriginsBySlug,
+  findTenantWithProfileBySlug,
+  type StorefrontProfile,
   type Tenant,
   type TenantWithOrigins,
 } from './organizations/find-organization.ts';

@@ -1,4 +1,4 @@
-import { findTenantBySlug, getSettings } from '@commerce/admin';
+import { findTenantBySlug, findTenantWithProfileBySlug, getSettings } from '@commerce/admin';
 import {
   assertPermission,
   assertRole,
@@ -134,13 +134,18 @@ const rateLimited = t.middleware(async ({ ctx, meta, next }) => {
 
 /** The active organization of `x-organization-slug`: 400 TENANT_REQUIRED without one, 404 when unknown. */
 async function resolveTenant(ctx: ApiContext) {
-  const slug = ctx.request.headers.get('x-organization-slug')?.trim();
-  if (!slug) throw new AppError('TENANT_REQUIRED');
+  const slug = tenantSlug(ctx);
   const known = ctx.request.tenant;
   const tenant = known?.slug === slug ? known : await findTenantBySlug(ctx.db, slug);
   if (!tenant) throw AppError.notFound('Organization not found');
   ctx.observed.tenant = tenant;
   return tenant;
+}
+
+function tenantSlug(ctx: ApiContext): string {
+  const slug = ctx.request.headers.get('x-organization-slug')?.trim();
+  if (!slug) throw new AppError('TENANT_REQUIRED');
+  return slug;
 }
 
 const tenantResolved = t.middleware(async ({ ctx, next }) =>
@@ -261,6 +266,21 @@ const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
 export const publicProcedure = t.procedure.meta({ auth: 'public' }).use(rateLimited);
 
 export const tenantProcedure = t.procedure.meta({ auth: 'tenant' }).use(tenantResolvedAndLimited);
+
+/**
+ * `tenantProcedure` whose lookup also reads how the store presents itself (`ctx.profile`: display
+ * name, logo, website), in the same one query: for the storefront's organization read.
+ */
+export const tenantProfileProcedure = t.procedure
+  .meta({ auth: 'tenant' })
+  .use(async ({ ctx, meta, next }) => {
+    const found = await findTenantWithProfileBySlug(ctx.db, tenantSlug(ctx));
+    if (!found) throw AppError.notFound('Organization not found');
+    const { profile, ...tenant } = found;
+    ctx.observed.tenant = tenant;
+    await consumeRateLimit(ctx, meta);
+    return next({ ctx: { tenant, profile } });
+  });
 
 /** A signed-in customer of the tenant: `ctx.tenant` and `ctx.customer` (see `customerAuthenticated`). */
 export const customerProcedure = t.procedure

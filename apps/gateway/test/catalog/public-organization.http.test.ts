@@ -21,11 +21,18 @@ const read = async () => {
 };
 
 describe('GET /public/organization', () => {
-  it('answers the id, slug and name alone while the business profile is unset', async () => {
-    expect(await read()).toEqual({ id: shop.organizationId, slug: shop.slug, name: expect.any(String) });
+  it('answers the profile fields as null while the business profile is unset', async () => {
+    expect(await read()).toEqual({
+      id: shop.organizationId,
+      slug: shop.slug,
+      name: expect.any(String),
+      displayName: null,
+      logoUrl: null,
+      websiteUrl: null,
+    });
   });
 
-  it("answers the profile's display name, logo and website once set, and drops a cleared one", async () => {
+  it("answers the profile's display name, logo and website once set, and null for a cleared one", async () => {
     const profile = {
       displayName: 'Northwind Goods',
       logoUrl: 'https://cdn.northwind.example/logo.svg',
@@ -41,7 +48,8 @@ describe('GET /public/organization', () => {
     });
 
     await shop.call('owner', 'PATCH', '/merchant/settings', { businessProfile: { logoUrl: null } });
-    expect(await read()).not.toHaveProperty('logoUrl');
+    expect(await read()).toMatchObject({ displayName: 'Northwind Goods', logoUrl: null });
+
   });
 
   it('documents the new fields in the OpenAPI document', async () => {
@@ -57,6 +65,6 @@ describe('GET /public/organization', () => {
       'logoUrl',
       'websiteUrl',
     ]);
-    expect(schema.required).toEqual(['id', 'slug', 'name']);
+    expect(schema.required).toEqual(['id', 'slug', 'name', 'displayName', 'logoUrl', 'websiteUrl']);
   });
 });

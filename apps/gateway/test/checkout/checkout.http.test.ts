@@ -90,6 +90,8 @@ describe('checkout over HTTP', () => {
 
     const bound = await post(`${steps(session.checkoutToken)}/bind`, { shippingRateId: rateId }, asShop);
     expect(bound.status).toBe(200);
+    const unplaced = await h.app.request(`/api/v1${steps(session.checkoutToken)}`, { headers: asShop });
+    expect(await unplaced.json()).toMatchObject({ orderId: null, orderNumber: null, orderReference: null });
     // 19 % (sandbox rate for DE) of goods and shipping.
     expect(await bound.json()).toMatchObject({
       status: 'BOUND',
@@ -157,12 +159,21 @@ describe('checkout over HTTP', () => {
     expect((await webhook(signature)).status).toBe(200);
 
     const paid = await shop.call('owner', 'GET', `/merchant/orders/${handoff.orderId}`);
-    expect(await paid.json()).toMatchObject({
+    const paidOrder = (await paid.json()) as { orderNumber: number; orderReference: string };
+    expect(paidOrder).toMatchObject({
       status: 'PENDING',
       paymentStatus: 'PAID',
       totalInCents: 3570,
       taxInCents: 570,
       shippingInCents: 500,
+    });
+    // The session read names the order as the shopper is shown it (its number), for the confirmation.
+    const confirmed = await h.app.request(`/api/v1${steps(session.checkoutToken)}`, { headers: asShop });
+    expect(await confirmed.json()).toMatchObject({
+      orderId: handoff.orderId,
+      orderNumber: paidOrder.orderNumber,
+      orderReference: paidOrder.orderReference,
+      paymentStatus: 'PAID',
     });
     const variant = await shop.call('owner', 'GET', `/merchant/items/${itemId}/variants/${variantId}`);
     expect(((await variant.json()) as { inventoryQuantity: number }).inventoryQuantity).toBe(0);
@@ -234,6 +245,19 @@ describe('checkout over HTTP', () => {
       400,
       'TENANT_REQUIRED',
     );
+  });
+
+  it('gives the store’s website on the public organization read, null until the merchant sets it', async () => {
+    const read = async () => {
+      const response = await h.app.request('/api/v1/public/organization', { headers: asShop });
+      return (await response.json()) as { websiteUrl: string | null };
+    };
+    expect((await read()).websiteUrl).toBeNull();
+    const patched = await shop.call('owner', 'PATCH', '/merchant/settings', {
+      businessProfile: { websiteUrl: 'https://shop.example.com/' },
+    });
+    expect(patched.status).toBe(200);
+    expect(await read()).toMatchObject({ slug: 'checkout-shop', websiteUrl: 'https://shop.example.com/' });
   });
 
   it('answers one neutral 404 for unknown, malformed and other stores’ tokens', async () => {

@@ -12,20 +12,19 @@ export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso));
 }
 
+/**
+ * A moment with its zone named ("Nov 29, 2026, 7:05 AM UTC"), so a time is never read in the wrong
+ * zone: a booking's in the service's zone (its wall-clock times), everything else in the browser's.
+ * Intl allows no `timeZoneName` with `dateStyle`, hence the parts.
+ */
 export function formatDateTime(iso: string, timeZone?: string): string {
-  if (timeZone === undefined)
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(iso),
-    );
-  // A booking's times are the service's wall-clock times, its zone named (Intl allows no
-  // `timeZoneName` with `dateStyle`, hence the parts).
   return new Intl.DateTimeFormat(undefined, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
-    timeZone,
+    ...(timeZone === undefined ? {} : { timeZone }),
     timeZoneName: 'short',
   }).format(new Date(iso));
 }

@@ -1,10 +1,9 @@
 import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect } from 'react';
-import { formatMoney } from '../lib/format.ts';
 import type { ApiFailure } from '../lib/trpc.ts';
 import '../checkout.css';
-import { LineItemsTable } from '../line-items.tsx';
+import { LineItemsTable, TotalsList } from '../line-items.tsx';
 
 export type CheckoutSession = inferRouterOutputs<AppRouter>['public']['checkout']['get'];
 
@@ -64,7 +63,6 @@ export function OrderSummary({
   session: CheckoutSession;
   title?: string;
 }) {
-  const money = (amount: number) => formatMoney(amount, session.currency);
   return (
     <section className="card summary" aria-labelledby="summary-title">
       <h2 id="summary-title">{title}</h2>
@@ -74,28 +72,16 @@ export function OrderSummary({
           currency={session.currency}
         />
       ) : null}
-      <dl className="totals">
-        {session.lines.length > 0 ? (
-          <>
-            <dt>Subtotal</dt>
-            <dd>{money(session.subtotalInCents)}</dd>
-          </>
-        ) : null}
-        {session.shippingRequired ? (
-          <>
-            <dt>Shipping</dt>
-            <dd>{session.shippingRateId ? money(session.shippingInCents) : 'Chosen next'}</dd>
-          </>
-        ) : null}
-        {session.taxInCents > 0 ? (
-          <>
-            <dt>{session.taxIncluded ? 'Tax included' : 'Tax'}</dt>
-            <dd>{money(session.taxInCents)}</dd>
-          </>
-        ) : null}
-        <dt className="total">Total</dt>
-        <dd className="total">{money(session.totalInCents)}</dd>
-      </dl>
+      <TotalsList
+        currency={session.currency}
+        {...(session.lines.length > 0 ? { subtotalInCents: session.subtotalInCents } : {})}
+        {...(session.shippingRequired
+          ? { shipping: session.shippingRateId ? session.shippingInCents : ('later' as const) }
+          : {})}
+        taxInCents={session.taxInCents}
+        taxIncluded={session.taxIncluded}
+        totalInCents={session.totalInCents}
+      />
     </section>
   );
 }

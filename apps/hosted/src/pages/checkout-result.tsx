@@ -1,11 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { RESULT_POLL_LIMIT_MS, RESULT_POLL_MS } from '../lib/result-polling.ts';
 import { readFailure, useTRPC } from '../lib/trpc.ts';
+import { AddressBlock } from '../line-items.tsx';
 import { Button, FailureNotice, Loading, Notice, Page } from '../ui.tsx';
 import { CheckoutLinkNotFound } from './checkout.tsx';
-import { OrderSummary, type PaymentOutcome, paymentOutcome, useStepFocus } from './checkout-parts.tsx';
+import {
+  type CheckoutSession,
+  OrderSummary,
+  type PaymentOutcome,
+  paymentOutcome,
+  useStepFocus,
+} from './checkout-parts.tsx';
 
 const SETTLED: PaymentOutcome[] = ['PAID', 'FREE', 'FAILED', 'CANCELLED', 'NOT_STARTED'];
 
@@ -17,6 +25,7 @@ const SETTLED: PaymentOutcome[] = ['PAID', 'FREE', 'FAILED', 'CANCELLED', 'NOT_S
  */
 export function CheckoutResultPage({ token }: { token: string }) {
   const trpc = useTRPC();
+  const store = useQuery(trpc.public.organization.get.queryOptions({}, { staleTime: 5 * 60_000 }));
   const since = useRef(Date.now());
   const [round, setRound] = useState(0);
   const session = useQuery({
@@ -52,21 +61,19 @@ export function CheckoutResultPage({ token }: { token: string }) {
   switch (outcome) {
     case 'PAID':
     case 'FREE':
-      return (
-        <Page title={booking ? 'Payment received' : 'Thank you for your order'}>
+      return booking ? (
+        <Page title="Payment received">
           <Notice tone="success">
-            {booking
-              ? 'Your payment was received and your booking is confirmed.'
-              : outcome === 'FREE'
-                ? 'Your order is placed.'
-                : 'Your payment was received and your order is placed.'}{' '}
+            Your payment was received and your booking is confirmed.{' '}
             {current.email ? `A confirmation is on its way to ${current.email}.` : null}
           </Notice>
-          <OrderSummary session={current} title={booking ? 'Payment' : 'Your order'} />
+          <OrderSummary session={current} title="Payment" />
           <p>
-            <Link to="/account">See your orders in your account</Link>
+            <Link to="/account">See your bookings in your account</Link>
           </p>
         </Page>
+      ) : (
+        <OrderConfirmation session={current} free={outcome === 'FREE'} websiteUrl={store.data?.websiteUrl} />
       );
     case 'FAILED':
       return (
@@ -130,4 +137,64 @@ export function CheckoutResultPage({ token }: { token: string }) {
       );
     }
   }
+}
+
+/**
+ * The order confirmation: the order number the store and its emails use (never the internal
+ * reference), when it was placed (with the zone), where it ships and how, what was paid, the order
+ * as priced, and a way back to the store's website when the store has one.
+ */
+function OrderConfirmation({
+  session,
+  free,
+  websiteUrl,
+}: {
+  session: CheckoutSession;
+  free: boolean;
+  websiteUrl: string | null | undefined;
+}) {
+  const method = session.shippingOptions.find((option) => option.id === session.shippingRateId);
+  return (
+    <Page title="Thank you for your order">
+      <Notice tone="success">
+        {free ? 'Your order is placed.' : 'Your payment was received and your order is placed.'}{' '}
+        {session.email ? `A confirmation is on its way to ${session.email}.` : null}
+      </Notice>
+      <dl className="facts confirmation">
+        {session.orderNumber !== null ? (
+          <>
+            <dt>Order number</dt>
+            <dd>#{session.orderNumber}</dd>
+          </>
+        ) : null}
+        <dt>Placed</dt>
+        <dd>{formatDateTime(session.updatedAt)}</dd>
+        <dt>Payment</dt>
+        <dd>
+          {free ? 'No payment needed' : `${formatMoney(session.totalInCents, session.currency)} paid by card`}
+        </dd>
+      </dl>
+      {session.shippingAddress ? (
+        <section aria-labelledby="ship-to-title">
+          <h2 id="ship-to-title">Ship to</h2>
+          <AddressBlock address={session.shippingAddress} />
+          {method ? (
+            <p>
+              <span className="muted">Shipping method:</span> {method.name}
+              {method.estimatedDelivery ? ` (${method.estimatedDelivery})` : ''}
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+      <OrderSummary session={session} title="Your order" />
+      <div className="actions">
+        {websiteUrl ? (
+          <a href={websiteUrl} className="button button-primary">
+            Continue shopping
+          </a>
+        ) : null}
+        <Link to="/account">See your orders in your account</Link>
+      </div>
+    </Page>
+  );
 }

@@ -1,89 +1,105 @@
 import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
-import { formatDate, formatDateTime, formatMoney, humanize } from '../lib/format.ts';
-import { LineItemsTable } from '../line-items.tsx';
+import { formatDateTime } from '../lib/format.ts';
+import { orderProgress, paymentInWords } from '../lib/order-status.ts';
+import { AddressBlock, LineItemsTable, TotalsList } from '../line-items.tsx';
 
 export type Outputs = inferRouterOutputs<AppRouter>;
 export type CustomerOrder = Outputs['customer']['account']['getOrderByReference'];
 
-/** An order as its customer reads it: status, lines, totals and shipments (account and order-status link). */
+/**
+ * An order as its customer reads it (account and order-status link): one status in plain words
+ * (derived from the order's status, payment and shipments), where it ships, its lines and totals as
+ * checkout showed them (the same components, labels and order), and its shipments.
+ */
 export function OrderView({ order }: { order: CustomerOrder }) {
-  const money = (cents: number) => formatMoney(cents, order.currency);
+  const progress = orderProgress(order);
+  const payment = paymentInWords(order.paymentStatus);
+  const ships = order.shippingAddress !== null || order.shippingInCents > 0;
   return (
     <>
+      <section className="order-status" aria-labelledby="order-status-title">
+        <h2 id="order-status-title">Status</h2>
+        <p>
+          <strong className="status-label">{progress.label}</strong>
+          <span className="status-detail"> {progress.detail}</span>
+        </p>
+      </section>
       <dl className="facts">
         <dt>Order</dt>
         <dd>#{order.orderNumber}</dd>
         <dt>Placed</dt>
-        <dd>{formatDate(order.createdAt)}</dd>
-        <dt>Status</dt>
-        <dd>{humanize(order.status)}</dd>
-        <dt>Payment</dt>
-        <dd>{humanize(order.paymentStatus)}</dd>
-        <dt>Fulfillment</dt>
-        <dd>{humanize(order.fulfillmentStatus)}</dd>
-      </dl>
-
-      <h2>Items</h2>
-      <LineItemsTable
-        lines={order.items.map((line) => ({ ...line, key: line.id }))}
-        currency={order.currency}
-      />
-
-      <h2>Totals</h2>
-      <dl className="facts">
-        <dt>Subtotal</dt>
-        <dd>{money(order.subtotalInCents)}</dd>
-        {order.discountInCents > 0 ? (
+        <dd>{formatDateTime(order.createdAt)}</dd>
+        {payment ? (
           <>
-            <dt>Discount</dt>
-            <dd>−{money(order.discountInCents)}</dd>
+            <dt>Payment</dt>
+            <dd>{payment}</dd>
           </>
         ) : null}
-        <dt>Shipping</dt>
-        <dd>{money(order.shippingInCents)}</dd>
-        <dt>{order.taxIncluded ? 'Tax included' : 'Tax'}</dt>
-        <dd>{money(order.taxInCents)}</dd>
-        <dt>Total</dt>
-        <dd>
-          <strong>{money(order.totalInCents)}</strong>
-        </dd>
       </dl>
 
-      <h2>Shipments</h2>
-      {order.shipments.length === 0 ? (
-        <p className="muted">Nothing has shipped yet.</p>
-      ) : (
-        <ul className="list">
-          {order.shipments.map((shipment) => (
-            <li key={`${shipment.shippedAt}-${shipment.trackingNumber ?? ''}`} className="card">
-              <p>
-                <strong>{humanize(shipment.status)}</strong> · shipped {formatDateTime(shipment.shippedAt)}
-                {shipment.deliveredAt ? ` · delivered ${formatDateTime(shipment.deliveredAt)}` : ''}
-              </p>
-              {shipment.carrier || shipment.trackingNumber ? (
+      {order.shippingAddress ? (
+        <section aria-labelledby="ship-to-title">
+          <h2 id="ship-to-title">Ship to</h2>
+          <AddressBlock address={order.shippingAddress} />
+        </section>
+      ) : null}
+
+      <section className="summary" aria-labelledby="items-title">
+        <h2 id="items-title">Items</h2>
+        <LineItemsTable
+          lines={order.items.map((line) => ({ ...line, key: line.id }))}
+          currency={order.currency}
+        />
+        <TotalsList
+          currency={order.currency}
+          subtotalInCents={order.subtotalInCents}
+          discountInCents={order.discountInCents}
+          {...(ships ? { shipping: order.shippingInCents } : {})}
+          taxInCents={order.taxInCents}
+          taxIncluded={order.taxIncluded}
+          totalInCents={order.totalInCents}
+        />
+      </section>
+
+      <section aria-labelledby="shipments-title">
+        <h2 id="shipments-title">Shipments</h2>
+        {order.shipments.length === 0 ? (
+          <p className="muted">Nothing has shipped yet.</p>
+        ) : (
+          <ul className="list">
+            {order.shipments.map((shipment) => (
+              <li key={`${shipment.shippedAt}-${shipment.trackingNumber ?? ''}`} className="card">
                 <p>
-                  {shipment.carrier ?? 'Carrier'}{' '}
-                  {shipment.trackingUrl?.startsWith('https://') ? (
-                    <a href={shipment.trackingUrl} rel="noopener noreferrer" target="_blank">
-                      {shipment.trackingNumber ?? 'Track the parcel'}
-                    </a>
-                  ) : (
-                    shipment.trackingNumber
-                  )}
+                  {shipment.deliveredAt
+                    ? `Delivered ${formatDateTime(shipment.deliveredAt)}`
+                    : `Shipped ${formatDateTime(shipment.shippedAt)}`}
+                  {shipment.deliveredAt ? ` · shipped ${formatDateTime(shipment.shippedAt)}` : ''}
                 </p>
-              ) : null}
-              <ul>
-                {shipment.lines.map((line) => (
-                  <li key={line.name}>
-                    {line.quantity} × {line.name}
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
-      )}
+                {shipment.carrier || shipment.trackingNumber ? (
+                  <p>
+                    {shipment.carrier ?? 'Carrier'}{' '}
+                    {shipment.trackingUrl?.startsWith('https://') ? (
+                      <a href={shipment.trackingUrl} rel="noopener noreferrer" target="_blank">
+                        {shipment.trackingNumber ?? 'Track the parcel'}
+                      </a>
+                    ) : (
+                      shipment.trackingNumber
+                    )}
+                  </p>
+                ) : null}
+                <ul>
+                  {shipment.lines.map((line) => (
+                    <li key={line.name}>
+                      {line.quantity} × {line.name}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { formatDate, formatMoney, humanize } from '../lib/format.ts';
+import { orderProgress } from '../lib/order-status.ts';
 import { createReturnByReferenceInputSchema, fieldErrors, RETURN_REASONS } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC, useTRPCClient } from '../lib/trpc.ts';
 import { RequireSession } from '../session.tsx';
@@ -45,9 +46,7 @@ function OrderList() {
                   )}
                 </td>
                 <td data-label="Placed">{formatDate(order.createdAt)}</td>
-                <td data-label="Status">
-                  {humanize(order.status)} · {humanize(order.fulfillmentStatus)}
-                </td>
+                <td data-label="Status">{orderProgress(order).label}</td>
                 <td data-label="Total" className="num">
                   {formatMoney(order.totalInCents, order.currency)}
                 </td>

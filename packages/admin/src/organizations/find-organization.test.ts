@@ -1,7 +1,11 @@
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findTenantBySlug, findTenantWithOriginsBySlug } from './find-organization.ts';
+import {
+  findTenantBySlug,
+  findTenantWithOriginsBySlug,
+  findTenantWithProfileBySlug,
+} from './find-organization.ts';
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -79,5 +83,43 @@ describe('findTenantWithOriginsBySlug', () => {
     expect(await findTenantWithOriginsBySlug(handle.db, 'suspended-shop')).toBeUndefined();
     expect(await findTenantWithOriginsBySlug(handle.db, 'nobody')).toBeUndefined();
     expect(await findTenantWithOriginsBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
+  });
+});
+
+describe('findTenantWithProfileBySlug', () => {
+  it("adds the business profile's public fields, null where unset or not an http(s) URL", async () => {
+    // The organizations above got settings rows in the previous describe; this one has none.
+    await handle.db
+      .insertInto('organizations')
+      .values({ id: 'org_plain', slug: 'plain-shop', name: 'Plain' })
+      .execute();
+    expect(await findTenantWithProfileBySlug(handle.db, 'plain-shop')).toEqual({
+      organizationId: 'org_plain',
+      slug: 'plain-shop',
+      name: 'Plain',
+      profile: { displayName: null, logoUrl: null, websiteUrl: null },
+    });
+    await handle.db
+      .updateTable('organization_settings')
+      .set({
+        business_profile: JSON.stringify({
+          displayName: 'Active Goods',
+          logoUrl: 'javascript:alert(1)',
+          websiteUrl: 'https://active.example/',
+        }),
+      })
+      .where('organization_id', '=', 'org_active')
+      .execute();
+    expect((await findTenantWithProfileBySlug(handle.db, 'active-shop'))?.profile).toEqual({
+      displayName: 'Active Goods',
+      logoUrl: null,
+      websiteUrl: 'https://active.example/',
+    });
+  });
+
+  it('finds no suspended, unknown or malformed organization', async () => {
+    expect(await findTenantWithProfileBySlug(handle.db, 'suspended-shop')).toBeUndefined();
+    expect(await findTenantWithProfileBySlug(handle.db, 'nobody')).toBeUndefined();
+    expect(await findTenantWithProfileBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
   });
 });

@@ -70,3 +70,58 @@ export async function findTenantWithOriginsBySlug(
     allowedOrigins: origins.filter((origin): origin is string => typeof origin === 'string'),
   };
 }
+
+/** How a store presents itself to shoppers (the business profile's public fields), null where unset. */
+export interface StorefrontProfile {
+  displayName: string | null;
+  logoUrl: string | null;
+  websiteUrl: string | null;
+}
+
+let compiledLookupWithProfile:
+  | CompiledQuery<TenantRow & { display_name: unknown; logo_url: unknown; website_url: unknown }>
+  | undefined;
+
+/**
+ * `findTenantBySlug` with the store's public profile, in the same one query: the storefront's
+ * organization read is the most frequent public read, and a second round trip for the settings row
+ * would double its cost. Values are read defensively (a URL that is not http or https is null),
+ * whatever older rows or hand edits hold.
+ */
+export async function findTenantWithProfileBySlug(
+  db: Kysely<Database>,
+  slug: string,
+): Promise<(Tenant & { profile: StorefrontProfile }) | undefined> {
+  if (!organizationSlugSchema.safeParse(slug).success) return undefined;
+  compiledLookupWithProfile ??= prepared(
+    lookupQuery(db, '')
+      .leftJoin('organization_settings', 'organization_settings.organization_id', 'organizations.id')
+      .select([
+        sql<unknown>`organization_settings.business_profile ->> 'displayName'`.as('display_name'),
+        sql<unknown>`organization_settings.business_profile ->> 'logoUrl'`.as('logo_url'),
+        sql<unknown>`organization_settings.business_profile ->> 'websiteUrl'`.as('website_url'),
+      ])
+      .compile(),
+  );
+  const [, ...fixed] = compiledLookupWithProfile.parameters;
+  const { rows } = await db.executeQuery(withParameters(compiledLookupWithProfile, [slug, ...fixed]));
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    organizationId: row.id,
+    slug: row.slug,
+    name: row.name,
+    profile: {
+      displayName:
+        typeof row.display_name === 'string' && row.display_name.trim() !== '' ? row.display_name : null,
+      logoUrl: webUrl(row.logo_url),
+      websiteUrl: webUrl(row.website_url),
+    },
+  };
+}
+
+function webUrl(value: unknown): string | null {
+  if (typeof value !== 'string' || !URL.canParse(value)) return null;
+  const { protocol } = new URL(value);
+  return protocol === 'https:' || protocol === 'http:' ? value : null;
+}

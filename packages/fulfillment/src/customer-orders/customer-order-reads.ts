@@ -13,7 +13,7 @@ import { shipmentsOfRecords } from '../fulfillments/shipments.ts';
 
 /**
  * The customer's reads of orders: the order's public read (no notes) with its
- * shipments attached. Orders answer the order, fulfillment its shipments; this
+ * shipments and ship-to address attached. Orders answer the order, fulfillment its shipments; this
  * is where the two meet.
  */
 async function readCustomerOrder(
@@ -25,7 +25,11 @@ async function readCustomerOrder(
     readPublicOrder(db, organizationId, order),
     shipmentsOfRecords(db, organizationId, [order.sales_record_id]),
   ]);
-  return { ...read, shipments: shipments.get(order.sales_record_id)! };
+  return {
+    ...read,
+    shipments: shipments.get(order.sales_record_id)!,
+    shippingAddress: order.shipping_address,
+  };
 }
 
 /** A customer's read (account views): the public read plus its shipments; the caller has checked ownership. */
@@ -59,7 +63,11 @@ export async function listCustomerAccountOrders(
     page.data.map((entry) => entry.salesRecordId),
   );
   return {
-    data: page.data.map((entry) => ({ ...entry.order, shipments: shipments.get(entry.salesRecordId)! })),
+    data: page.data.map((entry) => ({
+      ...entry.order,
+      shipments: shipments.get(entry.salesRecordId)!,
+      shippingAddress: entry.shippingAddress,
+    })),
     nextCursor: page.nextCursor,
   };
 }

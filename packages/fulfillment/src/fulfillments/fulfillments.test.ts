@@ -723,6 +723,39 @@ describe('customer-visible shipments', () => {
     });
     expect(page.data.map((order) => order.shipments)).toEqual([expected]);
   });
+
+  it('shows the customer where the order ships on account reads, null while it has no address', async () => {
+    const { shop, orderId } = await orderWithStock(10, 1);
+    // A legacy order shows in the account once the merchant has confirmed it.
+    await updateOrderStatus(
+      handle.db,
+      shop.ctx(),
+      { id: orderId, status: 'CONFIRMED' },
+      ORDER_STATUS_EFFECTS,
+    );
+    const owner = { ...publicOrderListQuerySchema.parse({}), email: 'ada@example.com' };
+    expect((await getCustomerOrder(handle.db, shop.organizationId, orderId)).shippingAddress).toBeNull();
+    const address = {
+      name: 'Ada Lovelace',
+      line1: '1 Main Street',
+      line2: null,
+      city: 'Springfield',
+      state: 'IL',
+      postalCode: '12345',
+      country: 'US',
+      phone: null,
+    };
+    await handle.db
+      .updateTable('orders')
+      .set({ shipping_address: JSON.stringify(address) })
+      .where('id', '=', orderId)
+      .execute();
+    expect((await getCustomerOrder(handle.db, shop.organizationId, orderId)).shippingAddress).toEqual(
+      address,
+    );
+    const page = await listCustomerAccountOrders(handle.db, shop.organizationId, owner);
+    expect(page.data.map((order) => order.shippingAddress)).toEqual([address]);
+  });
 });
 
 describe('the line counters CHECK', () => {

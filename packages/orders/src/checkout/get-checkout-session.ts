@@ -7,7 +7,8 @@ import { findSessionByToken, sessionLines, toCheckoutSessionRead } from './sessi
 /**
  * The checkout session a `c1_` token names, as the steps answer it, without changing it: the
  * hosted checkout page opens with it and its result page polls it for the order's payment axis
- * (`paymentStatus`, set by the server from the provider's webhook, never from the browser). Lines
+ * (`paymentStatus`, set by the server from the provider's webhook, never from the browser) and its
+ * order number for the confirmation. Lines
  * and shipping options as last priced (reprice prices again). The same neutral 404 as every step.
  * Three to four small queries.
  */
@@ -17,17 +18,16 @@ export async function getCheckoutSession(
   token: string,
 ): Promise<CheckoutSessionRead> {
   const session = await findSessionByToken(db, token, { organizationId: scope.organizationId, at: scope.at });
-  const [lines, paymentStatus] = await Promise.all([
+  const [lines, order] = await Promise.all([
     sessionLines(db, session),
     session.order_id === null
-      ? Promise.resolve(null)
+      ? Promise.resolve(undefined)
       : db
           .selectFrom('orders')
-          .select('payment_status')
+          .select(['payment_status', 'order_number', 'order_reference'])
           .where('organization_id', '=', session.organization_id)
           .where('id', '=', session.order_id)
-          .executeTakeFirst()
-          .then((row) => row?.payment_status ?? null),
+          .executeTakeFirst(),
   ]);
   const shipping = lines.some((line) => line.type === 'PRODUCT')
     ? await shippingOptionsFor(
@@ -37,5 +37,11 @@ export async function getCheckoutSession(
         session.subtotal_in_cents,
       )
     : { required: false, options: [] };
-  return toCheckoutSessionRead(session, lines, shipping, paymentStatus);
+  return toCheckoutSessionRead(
+    session,
+    lines,
+    shipping,
+    order?.payment_status ?? null,
+    order ? { number: order.order_number, reference: order.order_reference } : null,
+  );
 }

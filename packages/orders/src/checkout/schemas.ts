@@ -188,6 +188,19 @@ export const checkoutSessionSchema = z
     boundAt: z.string().nullable().describe('When the totals were frozen and the stock reserved'),
     expiresAt: z.string(),
     orderId: z.string().nullable(),
+    orderNumber: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'The order number shoppers are shown (sequential per store) once there is an order; given by the session read (`GET`), null in the answers of the steps',
+      ),
+    orderReference: z
+      .string()
+      .nullable()
+      .describe(
+        "`or1_…`: the order's address in the customer account once there is an order (not a credential); given by the session read (`GET`), null in the answers of the steps",
+      ),
     paymentStatus: paymentStatusSchema.nullable().describe("The order's payment axis once there is an order"),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -165,6 +165,7 @@ export function toCheckoutSessionRead(
   lines: readonly CheckoutSessionLine[],
   shipping: { required: boolean; options: ShippingOption[] },
   paymentStatus: PaymentStatus | null,
+  order: { number: number; reference: string | null } | null = null,
 ): CheckoutSessionRead {
   return {
     id: session.id,
@@ -195,6 +196,8 @@ export function toCheckoutSessionRead(
     boundAt: session.bound_at?.toISOString() ?? null,
     expiresAt: session.expires_at.toISOString(),
     orderId: session.order_id,
+    orderNumber: order?.number ?? null,
+    orderReference: order?.reference ?? null,
     paymentStatus,
     createdAt: session.created_at.toISOString(),
     updatedAt: session.updated_at.toISOString(),

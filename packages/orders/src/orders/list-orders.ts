@@ -105,6 +105,8 @@ export async function listPublicOrders(
 export interface CustomerAccountOrder {
   salesRecordId: string;
   order: PublicOrderRead;
+  /** The ship-to snapshot, which the customer's reads show and the public read does not. */
+  shippingAddress: Order['shipping_address'];
 }
 
 /**
@@ -122,6 +124,7 @@ export async function listCustomerAccountOrderReads(
   return {
     data: page.rows.map((row) => ({
       salesRecordId: row.sales_record_id,
+      shippingAddress: row.shipping_address,
       order: toPublicOrderRead(row, page.lines.get(row.sales_record_id)!.map(toOrderLineRead)),
     })),
     nextCursor: page.nextCursor,

@@ -137,16 +137,6 @@ export const shipmentSchema = z
   .meta({ id: 'Shipment' });
 export type ShipmentRead = z.infer<typeof shipmentSchema>;
 
-/** An order as its customer reads it (account views, the order-status link): the public read plus its shipments. */
-export const customerOrderSchema = publicOrderSchema
-  .extend({
-    shipments: z
-      .array(shipmentSchema)
-      .describe('The `SHIPPED` and `DELIVERED` fulfillments, oldest first; none before the first shipment'),
-  })
-  .meta({ id: 'CustomerOrder' });
-export type CustomerOrderRead = z.infer<typeof customerOrderSchema>;
-
 /** A required address line: trimmed, 1 to `max`. */
 const addressLine = (max: number) => z.string().trim().min(1).max(max);
 /** An optional address line: trimmed, at most `max`; absent, null or blank is null. */
@@ -199,6 +189,21 @@ export const shippingAddressSchema = z
   })
   .meta({ id: 'ShippingAddress' });
 export type ShippingAddressRead = z.infer<typeof shippingAddressSchema>;
+
+/** An order as its customer reads it (account views, the order-status link): the public read plus its shipments. */
+export const customerOrderSchema = publicOrderSchema
+  .extend({
+    shipments: z
+      .array(shipmentSchema)
+      .describe('The `SHIPPED` and `DELIVERED` fulfillments, oldest first; none before the first shipment'),
+    shippingAddress: shippingAddressSchema
+      .nullable()
+      .describe(
+        'Where the order ships (the address given at checkout, or as the merchant corrected it); null for an order that ships nowhere',
+      ),
+  })
+  .meta({ id: 'CustomerOrder' });
+export type CustomerOrderRead = z.infer<typeof customerOrderSchema>;
 
 /** An order as the merchant reads it. */
 export const orderSchema = z

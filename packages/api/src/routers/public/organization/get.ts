@@ -1,6 +1,5 @@
-import { getSettings } from '@commerce/admin';
 import { z } from 'zod';
-import { tenantProcedure } from '../../../trpc.ts';
+import { tenantProfileProcedure } from '../../../trpc.ts';
 
 const publicOrganizationSchema = z
   .object({
@@ -9,19 +8,26 @@ const publicOrganizationSchema = z
     name: z.string(),
     displayName: z
       .string()
-      .optional()
-      .describe('The store name shown to customers (business profile); absent while unset, then show `name`'),
-    logoUrl: z.string().optional().describe('The store logo (business profile); absent while unset'),
+      .nullable()
+      .describe(
+        'The store name shown to customers (`businessProfile.displayName`); null while unset, then show `name`',
+      ),
+    logoUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'The store logo (`businessProfile.logoUrl`, an absolute http or https URL); null while unset',
+      ),
     websiteUrl: z
       .string()
-      .optional()
+      .nullable()
       .describe(
-        "The store's own website (business profile), where a hosted page links back to; absent while unset",
+        'The store\'s own website (`businessProfile.websiteUrl`, an absolute http or https URL): where a hosted page\'s header and "Continue shopping" lead; null while unset',
       ),
   })
   .meta({ id: 'PublicOrganization' });
 
-export const getProcedure = tenantProcedure
+export const getProcedure = tenantProfileProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -29,20 +35,15 @@ export const getProcedure = tenantProcedure
       tags: ['Public'],
       summary: 'The storefront organization named by x-organization-slug',
       description:
-        'A storefront reads its own name and id before anything else, and how the store presents itself to customers.',
+        'A storefront reads its own name and id before anything else, and how the store presents itself to customers (display name, logo, website). One query, like every tenant lookup.',
     },
     rateLimit: 'public-read',
   })
   .input(z.object({}))
   .output(publicOrganizationSchema)
-  .query(async ({ ctx }) => {
-    const { businessProfile } = await getSettings(ctx.db, ctx.tenant.organizationId, ctx.clock.now());
-    return {
-      id: ctx.tenant.organizationId,
-      slug: ctx.tenant.slug,
-      name: ctx.tenant.name,
-      ...(businessProfile.displayName ? { displayName: businessProfile.displayName } : {}),
-      ...(businessProfile.logoUrl ? { logoUrl: businessProfile.logoUrl } : {}),
-      ...(businessProfile.websiteUrl ? { websiteUrl: businessProfile.websiteUrl } : {}),
-    };
-  });
+  .query(({ ctx }) => ({
+    id: ctx.tenant.organizationId,
+    slug: ctx.tenant.slug,
+    name: ctx.tenant.name,
+    ...ctx.profile,
+  }));
