@@ -49,7 +49,6 @@ describe('GET /public/organization', () => {
 
     await shop.call('owner', 'PATCH', '/merchant/settings', { businessProfile: { logoUrl: null } });
     expect(await read()).toMatchObject({ displayName: 'Northwind Goods', logoUrl: null });
-
   });
 
   it('documents the new fields in the OpenAPI document', async () => {
