@@ -4,7 +4,7 @@ import { bodyOf, checkPage, heading, type Merchant, ownerOf } from './checkout-s
 import { type Hosted, screenshot, signIn, startHosted } from './harness.ts';
 
 /**
- * The pages after checkout (issue 26): the confirmation names the order as the store does (its
+ * The pages after checkout: the confirmation names the order as the store does (its
  * number), where it ships and how, what was paid and a way back to the store's website; the
  * customer's order page says one status that agrees with the shipments, shows the ship-to address,
  * and its totals read as checkout's did (same labels, order and amounts). One order, paid through

@@ -1,9 +1,8 @@
 import { Skeleton, ToastRegion } from '@commerce/ui';
-import { useQuery } from '@tanstack/react-query';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
-import { useTRPC } from './lib/trpc.ts';
+import { useStore } from './lib/store.ts';
 import { Loading } from './ui.tsx';
 
 /**
@@ -63,11 +62,6 @@ function useFocusOnNavigation(pathname: string) {
   }, [pathname]);
 }
 
-function useStore() {
-  const trpc = useTRPC();
-  return useQuery(trpc.public.organization.get.queryOptions({}, { staleTime: 5 * 60_000 }));
-}
-
 /** The store's logo (or name), linking back to its website when it has one. */
 function StoreBrand({ focused }: { focused: boolean }) {
   const store = useStore();
@@ -79,7 +73,9 @@ function StoreBrand({ focused }: { focused: boolean }) {
       </span>
     );
   const name = store.data?.displayName ?? store.data?.name ?? 'Store';
-  const logo = store.data?.logoUrl && !logoFailed ? store.data.logoUrl : undefined;
+  // The page's policy allows images from https origins only: an http logo would be blocked.
+  const logoUrl = store.data?.logoUrl;
+  const logo = logoUrl?.startsWith('https:') && !logoFailed ? logoUrl : undefined;
   const content = logo ? (
     <img className="store-logo" src={logo} alt={name} onError={() => setLogoFailed(true)} />
   ) : (

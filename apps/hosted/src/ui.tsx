@@ -81,35 +81,21 @@ export function Page({ title, children }: { title: string; children: ReactNode }
   );
 }
 
-export function Notice({
-  tone = 'info',
-  title,
-  children,
-}: {
-  tone?: 'info' | 'error' | 'success' | 'warning';
-  title?: ReactNode;
-  children?: ReactNode;
-}) {
-  return (
-    <UiNotice tone={tone} title={title}>
-      {children}
-    </UiNotice>
-  );
-}
+export { UiNotice as Notice };
 
 /** A refused call as a sentence; a rate limit says how long to wait. */
 export function FailureNotice({ failure, fallback }: { failure: ApiFailure | undefined; fallback?: string }) {
   if (!failure) return null;
   if (failure.code === 'RATE_LIMIT_EXCEEDED')
     return (
-      <Notice tone="error">
+      <UiNotice tone="error">
         Too many attempts.{' '}
         {failure.retryAfterSeconds === undefined
           ? 'Please wait a little and try again.'
           : `Try again ${formatWait(failure.retryAfterSeconds)}.`}
-      </Notice>
+      </UiNotice>
     );
-  return <Notice tone="error">{fallback ?? failure.message}</Notice>;
+  return <UiNotice tone="error">{fallback ?? failure.message}</UiNotice>;
 }
 
 /**

@@ -247,19 +247,6 @@ describe('checkout over HTTP', () => {
     );
   });
 
-  it('gives the store’s website on the public organization read, null until the merchant sets it', async () => {
-    const read = async () => {
-      const response = await h.app.request('/api/v1/public/organization', { headers: asShop });
-      return (await response.json()) as { websiteUrl: string | null };
-    };
-    expect((await read()).websiteUrl).toBeNull();
-    const patched = await shop.call('owner', 'PATCH', '/merchant/settings', {
-      businessProfile: { websiteUrl: 'https://shop.example.com/' },
-    });
-    expect(patched.status).toBe(200);
-    expect(await read()).toMatchObject({ slug: 'checkout-shop', websiteUrl: 'https://shop.example.com/' });
-  });
-
   it('answers one neutral 404 for unknown, malformed and other stores’ tokens', async () => {
     const session = await openSession();
     const otherStore = { 'x-organization-slug': other.slug };

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { RESULT_POLL_LIMIT_MS, RESULT_POLL_MS } from '../lib/result-polling.ts';
+import { useStore } from '../lib/store.ts';
 import { readFailure, useTRPC } from '../lib/trpc.ts';
 import { AddressBlock } from '../line-items.tsx';
 import { Button, FailureNotice, Loading, Notice, Page } from '../ui.tsx';
@@ -25,7 +26,7 @@ const SETTLED: PaymentOutcome[] = ['PAID', 'FREE', 'FAILED', 'CANCELLED', 'NOT_S
  */
 export function CheckoutResultPage({ token }: { token: string }) {
   const trpc = useTRPC();
-  const store = useQuery(trpc.public.organization.get.queryOptions({}, { staleTime: 5 * 60_000 }));
+  const store = useStore();
   const since = useRef(Date.now());
   const [round, setRound] = useState(0);
   const session = useQuery({

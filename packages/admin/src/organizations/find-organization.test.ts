@@ -88,32 +88,38 @@ describe('findTenantWithOriginsBySlug', () => {
 
 describe('findTenantWithProfileBySlug', () => {
   it("adds the business profile's public fields, null where unset or not an http(s) URL", async () => {
-    // The organizations above got settings rows in the previous describe; this one has none.
     await handle.db
       .insertInto('organizations')
-      .values({ id: 'org_plain', slug: 'plain-shop', name: 'Plain' })
+      .values([
+        { id: 'org_plain', slug: 'plain-shop', name: 'Plain' },
+        { id: 'org_profiled', slug: 'profiled-shop', name: 'Profiled' },
+      ])
       .execute();
+    await handle.db
+      .insertInto('organization_settings')
+      .values({
+        organization_id: 'org_profiled',
+        business_profile: JSON.stringify({
+          displayName: 'Profiled Goods',
+          logoUrl: 'javascript:alert(1)',
+          websiteUrl: 'https://profiled.example/',
+        }),
+        checkout_settings: '{}',
+        api_settings: '{}',
+        notifications: '{}',
+      })
+      .execute();
+    // No settings row at all.
     expect(await findTenantWithProfileBySlug(handle.db, 'plain-shop')).toEqual({
       organizationId: 'org_plain',
       slug: 'plain-shop',
       name: 'Plain',
       profile: { displayName: null, logoUrl: null, websiteUrl: null },
     });
-    await handle.db
-      .updateTable('organization_settings')
-      .set({
-        business_profile: JSON.stringify({
-          displayName: 'Active Goods',
-          logoUrl: 'javascript:alert(1)',
-          websiteUrl: 'https://active.example/',
-        }),
-      })
-      .where('organization_id', '=', 'org_active')
-      .execute();
-    expect((await findTenantWithProfileBySlug(handle.db, 'active-shop'))?.profile).toEqual({
-      displayName: 'Active Goods',
+    expect((await findTenantWithProfileBySlug(handle.db, 'profiled-shop'))?.profile).toEqual({
+      displayName: 'Profiled Goods',
       logoUrl: null,
-      websiteUrl: 'https://active.example/',
+      websiteUrl: 'https://profiled.example/',
     });
   });
 

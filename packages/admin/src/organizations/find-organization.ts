@@ -1,6 +1,9 @@
 import { type Database, prepared, withParameters } from '@commerce/db';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
+import { webUrl } from '../settings/schemas.ts';
 import { organizationSlugSchema } from './schemas.ts';
+
+const webUrlSchema = webUrl();
 
 export interface Tenant {
   organizationId: string;
@@ -114,14 +117,13 @@ export async function findTenantWithProfileBySlug(
     profile: {
       displayName:
         typeof row.display_name === 'string' && row.display_name.trim() !== '' ? row.display_name : null,
-      logoUrl: webUrl(row.logo_url),
-      websiteUrl: webUrl(row.website_url),
+      logoUrl: readWebUrl(row.logo_url),
+      websiteUrl: readWebUrl(row.website_url),
     },
   };
 }
 
-function webUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || !URL.canParse(value)) return null;
-  const { protocol } = new URL(value);
-  return protocol === 'https:' || protocol === 'http:' ? value : null;
+/** A stored URL the settings would accept today, else null. */
+function readWebUrl(value: unknown): string | null {
+  return webUrlSchema.safeParse(value).success ? (value as string) : null;
 }

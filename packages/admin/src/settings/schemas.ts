@@ -29,8 +29,8 @@ const keyWithDefault = <T extends z.ZodType>(schema: T, description: string, def
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const email = () => z.email().max(320);
-/** An absolute http or https URL. */
-const webUrl = () => z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2048);
+/** An absolute http or https URL (settings' URLs, and what a read of them passes on). */
+export const webUrl = () => z.url({ protocol: /^https?$/, hostname: z.regexes.domain }).max(2048);
 
 const SUPPORTED_CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 

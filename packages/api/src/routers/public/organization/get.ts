@@ -35,7 +35,7 @@ export const getProcedure = tenantProfileProcedure
       tags: ['Public'],
       summary: 'The storefront organization named by x-organization-slug',
       description:
-        'A storefront reads its own name and id before anything else, and how the store presents itself to customers (display name, logo, website). One query, like every tenant lookup.',
+        'A storefront reads its own name and id before anything else, and how the store presents itself to customers (display name, logo, website).',
     },
     rateLimit: 'public-read',
   })
