@@ -10,6 +10,7 @@ vi.mock('@commerce/admin', async (importOriginal) => {
     ...actual,
     findTenantBySlug: vi.fn(actual.findTenantBySlug),
     findTenantWithOriginsBySlug: vi.fn(actual.findTenantWithOriginsBySlug),
+    findTenantWithProfileBySlug: vi.fn(actual.findTenantWithProfileBySlug),
     getSettings: vi.fn(actual.getSettings),
   };
 });
@@ -26,11 +27,14 @@ afterAll(async () => {
 beforeEach(() => {
   vi.mocked(admin.findTenantBySlug).mockClear();
   vi.mocked(admin.findTenantWithOriginsBySlug).mockClear();
+  vi.mocked(admin.findTenantWithProfileBySlug).mockClear();
   vi.mocked(admin.getSettings).mockClear();
 });
 
+// A storefront read that resolves the tenant as every tenant route does (the organization read has
+// a lookup of its own, with the store's profile: the last test).
 const read = (headers: Record<string, string>) =>
-  h.app.request('/api/v1/public/organization', { headers: { 'x-organization-slug': 'lookups', ...headers } });
+  h.app.request('/api/v1/public/pages', { headers: { 'x-organization-slug': 'lookups', ...headers } });
 
 describe('the tenant lookup of a cross-origin request', () => {
   it('is one query, with the origins, which the procedure reuses', async () => {
@@ -59,6 +63,16 @@ describe('the tenant lookup of a cross-origin request', () => {
     });
     expect(response.status).toBe(200);
     expect(admin.findTenantWithOriginsBySlug).toHaveBeenCalledTimes(1);
+    expect(admin.findTenantBySlug).not.toHaveBeenCalled();
+    expect(admin.getSettings).not.toHaveBeenCalled();
+  });
+
+  it('is one lookup with the profile for the organization read, none of the others', async () => {
+    const response = await h.app.request('/api/v1/public/organization', {
+      headers: { 'x-organization-slug': 'lookups' },
+    });
+    expect(response.status).toBe(200);
+    expect(admin.findTenantWithProfileBySlug).toHaveBeenCalledTimes(1);
     expect(admin.findTenantBySlug).not.toHaveBeenCalled();
     expect(admin.getSettings).not.toHaveBeenCalled();
   });
