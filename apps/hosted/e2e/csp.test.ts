@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyOf, heading, ownerOf } from './checkout-support.ts';
+import { heading, openCheckoutSession, ownerOf } from './checkout-support.ts';
 import { type Hosted, startHosted } from './harness.ts';
 
 let hosted: Hosted;
@@ -72,15 +72,9 @@ describe('the Content-Security-Policy of the hosted pages', () => {
       }),
       'item',
     );
-    const session = await bodyOf<{ checkoutToken: string }>(
-      await hosted.api('/public/checkout/sessions', {
-        method: 'POST',
-        slug: 'acme',
-        body: JSON.stringify({ lines: [{ itemId: item.id, quantity: 1 }] }),
-      }),
-      'session',
-      201,
-    );
+    const session = await openCheckoutSession<{ checkoutToken: string }>(hosted, 'acme', [
+      { itemId: item.id, quantity: 1 },
+    ]);
     const pages: [string, string | RegExp][] = [
       ['/hosted/acme/account/sign-in', 'Sign in'],
       [`/hosted/acme/checkout?token=${session.checkoutToken}`, 'Checkout'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyOf, checkPage, heading, ownerOf } from './checkout-support.ts';
+import { bodyOf, checkPage, heading, openCheckoutSession, ownerOf } from './checkout-support.ts';
 import { type Hosted, startHosted } from './harness.ts';
 
 /**
@@ -33,15 +33,9 @@ beforeAll(async () => {
     }),
     'item',
   );
-  const session = await bodyOf<{ checkoutToken: string }>(
-    await hosted.api('/public/checkout/sessions', {
-      method: 'POST',
-      slug: SLUG,
-      body: JSON.stringify({ lines: [{ itemId: item.id, quantity: 1 }] }),
-    }),
-    'session',
-    201,
-  );
+  const session = await openCheckoutSession<{ checkoutToken: string }>(hosted, SLUG, [
+    { itemId: item.id, quantity: 1 },
+  ]);
   checkoutToken = session.checkoutToken;
 });
 afterAll(async () => hosted?.close());
