@@ -50,7 +50,8 @@ function FormattedField({
         const at = input.current?.selectionStart ?? typed.length;
         let digitsBefore = digitsIn(typed.slice(0, at));
         // Backspace over a space or the slash deletes the digit before it, as the shopper meant.
-        if (typed.length === value.length - 1 && digitsIn(typed) === digitsIn(value) && digitsBefore > 0) {
+        const removed = value.charAt(at);
+        if (digitsBefore > 0 && /\D/.test(removed) && value.slice(0, at) + value.slice(at + 1) === typed) {
           const digits = typed.replace(/\D/g, '');
           typed = digits.slice(0, digitsBefore - 1) + digits.slice(digitsBefore);
           digitsBefore -= 1;

@@ -194,9 +194,9 @@ function PaidOrder({ token, session }: { token: string; session: CheckoutSession
   return (
     <section aria-labelledby="pay-title">
       <h2 id="pay-title">Pay {formatMoney(handoff.amountInCents, handoff.currency)}</h2>
-      {handoff.orderReference ? (
-        <p className="muted small">Order reference {handoff.orderReference}</p>
-      ) : null}
+      {/* The number the store and its emails use (the session read has it once the order is
+          placed), never the internal `or1_` reference. */}
+      {session.orderNumber !== null ? <p className="muted small">Order #{session.orderNumber}</p> : null}
       {session.status === 'PAYMENT_FAILED' ? (
         <Notice tone="error">The last payment did not go through. Try again, or use another card.</Notice>
       ) : null}
