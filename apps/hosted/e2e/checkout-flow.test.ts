@@ -406,7 +406,10 @@ describe('the card field', () => {
     await page.keyboard.press('Backspace');
     await page.keyboard.press('Backspace');
     expect(await expiry.inputValue()).toBe('');
-    await page.keyboard.type('1239');
+    await page.keyboard.type('1229');
+    expect(await expiry.inputValue()).toBe('12/29');
+    // A whole new value (pasted, autofilled) is formatted as it is, whatever it replaces.
+    await expiry.fill('1239');
     expect(await expiry.inputValue()).toBe('12/39');
     await page.getByLabel('CVC').fill('123');
 
