@@ -15,7 +15,7 @@ import {
 import { type Hosted, startHosted } from './harness.ts';
 
 /**
- * The hosted checkout in headless Chromium (issue 16, part B): a positive total paid with the
+ * The hosted checkout in headless Chromium: a positive total paid with the
  * sandbox card, a declined card then another, a free order, an expired link. One gateway and one
  * browser for the file; axe-core and a screenshot on every page visited.
  */

@@ -54,6 +54,33 @@ export function LineItemsTable({ lines, currency }: { lines: readonly LineItem[]
 }
 
 /**
+ * The lines of a checkout's summary, as Shopify's and Stripe's checkouts list them: the item's name
+ * on one line (ellipsised when long: the full name stays its text, so it is read whole, and is its
+ * `title` for a pointer), the quantity and unit price under it, the line's total at the end. A
+ * list rather than the order page's table, so nothing is wider than a phone.
+ */
+export function SummaryLines({ lines, currency }: { lines: readonly LineItem[]; currency: string }) {
+  const money = (amount: number) => formatMoney(amount, currency);
+  return (
+    <ul className="summary-lines">
+      {lines.map((line) => (
+        <li key={line.key}>
+          <span className="summary-line-text">
+            <span className="summary-line-name" title={line.name}>
+              {line.name}
+            </span>
+            <span className="summary-line-detail">
+              {line.quantity} × {money(line.unitPriceInCents)}
+            </span>
+          </span>
+          <span className="summary-line-total">{money(line.totalInCents)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
  * The money lines under the items, in one order and with one set of labels wherever an order's
  * totals are shown (the checkout summary, the confirmation, the order page): Subtotal, Discount
  * (when there is one), Shipping (when the order ships), Tax (when there is any; "Tax included" when

@@ -1,9 +1,12 @@
 import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
-import { useEffect } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { countryName } from '../countries.tsx';
+import { formatMoney } from '../lib/format.ts';
 import type { ApiFailure } from '../lib/trpc.ts';
 import '../checkout.css';
-import { LineItemsTable, TotalsList } from '../line-items.tsx';
+import { SummaryLines, TotalsList } from '../line-items.tsx';
+import { Button } from '../ui.tsx';
 
 export type CheckoutSession = inferRouterOutputs<AppRouter>['public']['checkout']['get'];
 
@@ -67,7 +70,7 @@ export function OrderSummary({
     <section className="card summary" aria-labelledby="summary-title">
       <h2 id="summary-title">{title}</h2>
       {session.lines.length > 0 ? (
-        <LineItemsTable
+        <SummaryLines
           lines={session.lines.map((line) => ({ ...line, key: `${line.itemId}:${line.variantId ?? ''}` }))}
           currency={session.currency}
         />
@@ -82,6 +85,147 @@ export function OrderSummary({
         taxIncluded={session.taxIncluded}
         totalInCents={session.totalInCents}
       />
+    </section>
+  );
+}
+
+const PHONE = '(max-width: 47.99rem)';
+
+/**
+ * Whether the page is phone width (under 768 px), following the window as it is resized: the
+ * summary's bar exists only there, so on a wider page no hidden copy of the total is in the page.
+ */
+function usePhoneWidth(): boolean {
+  const [phone, setPhone] = useState(() => window.matchMedia(PHONE).matches);
+  useEffect(() => {
+    const query = window.matchMedia(PHONE);
+    const update = () => setPhone(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return phone;
+}
+
+/**
+ * A checkout page's two columns, as Shopify's checkout has them: the steps, and the order summary
+ * in a right column that stays in view (from 768 px). On a phone the summary is folded into a bar
+ * at the top ("Show order summary" and the total, a disclosure button), closed at first, so the
+ * form comes first; the summary's markup is the same at every width, only shown or not.
+ */
+export function CheckoutLayout({
+  session,
+  summaryTitle,
+  aside,
+  children,
+}: {
+  session: CheckoutSession;
+  summaryTitle?: string;
+  /** Under the summary (the link's deadline, where the confirmation goes). */
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const phone = usePhoneWidth();
+  return (
+    <>
+      {phone ? (
+        <button
+          type="button"
+          className="summary-toggle"
+          aria-expanded={open}
+          aria-controls="checkout-summary"
+          onClick={() => setOpen((value) => !value)}
+        >
+          <span className="summary-toggle-label">
+            {open ? 'Hide order summary' : 'Show order summary'}
+            <span className="summary-toggle-chevron" aria-hidden="true" />
+          </span>
+          <strong>{formatMoney(session.totalInCents, session.currency)}</strong>
+        </button>
+      ) : null}
+      <div className="checkout-grid">
+        <div id="checkout-summary" className="checkout-aside" data-open={!phone || open}>
+          <OrderSummary session={session} {...(summaryTitle ? { title: summaryTitle } : {})} />
+          {aside}
+        </div>
+        <div className="checkout-main">{children}</div>
+      </div>
+    </>
+  );
+}
+
+/** Which part of the details a recap's "Change" reopens. */
+export type EditTarget = 'contact' | 'address' | 'method';
+
+/** An address on one line, as the recap shows it. */
+export function addressLine(address: NonNullable<CheckoutSession['shippingAddress']>): string {
+  return [
+    address.line1,
+    address.line2,
+    [address.city, address.state, address.postalCode].filter(Boolean).join(' '),
+    countryName(address.country),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/**
+ * What the shopper gave so far (Contact, Ship to, Method), as Shopify's checkout recalls it above
+ * each later step, each with a "Change" that reopens that part with its values kept. Without
+ * `onChange` (an order already placed) the lines are shown only.
+ */
+export function Recap({
+  session,
+  onChange,
+  method = true,
+}: {
+  session: CheckoutSession;
+  onChange?: (target: EditTarget) => void;
+  /** Show the method line (the payment step); the method step shows its own choice instead. */
+  method?: boolean;
+}) {
+  const rate = session.shippingOptions.find((option) => option.id === session.shippingRateId);
+  const rows: { target: EditTarget; label: string; change: string; value: ReactNode }[] = [];
+  if (session.email)
+    rows.push({
+      target: 'contact',
+      label: 'Contact',
+      change: 'Change contact',
+      value: [session.email, session.customerPhone].filter(Boolean).join(' · '),
+    });
+  if (session.shippingAddress)
+    rows.push({
+      target: 'address',
+      label: 'Ship to',
+      change: 'Change shipping address',
+      value: `${session.shippingAddress.name}, ${addressLine(session.shippingAddress)}`,
+    });
+  if (method && rate)
+    rows.push({
+      target: 'method',
+      label: 'Method',
+      change: 'Change shipping method',
+      value: `${rate.name} · ${formatMoney(rate.priceInCents, session.currency)}`,
+    });
+  if (rows.length === 0) return null;
+  return (
+    <section className="card recap" aria-label="Your details so far">
+      <dl>
+        {rows.map((row) => (
+          <div key={row.target} className="recap-row">
+            <dt>{row.label}</dt>
+            <dd className="recap-value">{row.value}</dd>
+            {onChange ? (
+              <dd className="recap-change">
+                <Button variant="quiet" aria-label={row.change} onPress={() => onChange(row.target)}>
+                  Change
+                </Button>
+              </dd>
+            ) : null}
+          </div>
+        ))}
+      </dl>
     </section>
   );
 }

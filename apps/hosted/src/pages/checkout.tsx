@@ -1,13 +1,22 @@
+import type { AppRouter } from '@commerce/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Navigate } from '@tanstack/react-router';
+import { Navigate, useRouteContext } from '@tanstack/react-router';
+import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect, useRef, useState } from 'react';
 import { CountrySelect, countryName } from '../countries.tsx';
 import { repriceCheckoutSessionInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney, formatWait } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
+import { signedInStore } from '../lib/tenant.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
-import { Button, FailureNotice, Field, Form, Loading, Notice, Page } from '../ui.tsx';
-import { type CheckoutSession, OrderSummary, shortageText } from './checkout-parts.tsx';
+import { Button, FailureNotice, Field, Form, Loading, Notice, Page, RadioGroupField } from '../ui.tsx';
+import {
+  CheckoutLayout,
+  type CheckoutSession,
+  type EditTarget,
+  Recap,
+  shortageText,
+} from './checkout-parts.tsx';
 import { PaymentStep } from './payment-step.tsx';
 
 /** A checkout link that does not open a session: unknown, expired, or another store's (one neutral 404). */
@@ -30,7 +39,8 @@ export function CheckoutLinkNotFound() {
 export function CheckoutPage({ token }: { token: string }) {
   const trpc = useTRPC();
   const session = useQuery({ ...trpc.public.checkout.get.queryOptions({ token }), enabled: token !== '' });
-  const [editing, setEditing] = useState(false);
+  // A recap's "Change" on the payment step of a free order: the details step, opened at that part.
+  const [editing, setEditing] = useState<EditTarget | undefined>();
 
   if (token === '') return <CheckoutLinkNotFound />;
   if (session.isPending) return <Loading what="your checkout" />;
@@ -51,19 +61,33 @@ export function CheckoutPage({ token }: { token: string }) {
     case 'EXPIRED':
       return <CheckoutLinkNotFound />;
     case 'OPEN':
-      return <DetailsStep token={token} session={current} onBound={() => setEditing(false)} />;
+      return (
+        <DetailsStep
+          key={editing ?? 'open'}
+          token={token}
+          session={current}
+          reopen={editing}
+          onBound={() => setEditing(undefined)}
+        />
+      );
     default:
       if (editing && current.status === 'BOUND')
-        return <DetailsStep token={token} session={current} onBound={() => setEditing(false)} />;
+        return (
+          <DetailsStep
+            key={editing}
+            token={token}
+            session={current}
+            reopen={editing}
+            onBound={() => setEditing(undefined)}
+          />
+        );
       return (
         <PaymentStep
           token={token}
           session={current}
           // A paid order's payment step places the order (payment-session): its details are fixed from
           // then on, so only a free order, placed by a button, can go back to change them.
-          onEdit={
-            current.status === 'BOUND' && current.totalInCents === 0 ? () => setEditing(true) : undefined
-          }
+          onEdit={current.status === 'BOUND' && current.totalInCents === 0 ? setEditing : undefined}
         />
       );
   }
@@ -94,18 +118,73 @@ function bindFailureText(failure: ApiFailure, session: CheckoutSession): string 
   return undefined;
 }
 
+/** Where each part's "Change" puts the focus: the part's first field. */
+const FIRST_FIELD: Record<'contact' | 'address', string> = {
+  contact: 'email',
+  address: 'shippingAddress.line1',
+};
+
+type SavedAddress = Outputs['customer']['account']['listAddresses']['data'][number];
+type Outputs = inferRouterOutputs<AppRouter>;
+
+/**
+ * The signed-in shopper's address book (default shipping address first), when this browser signed
+ * in to this store: the page keeps a note of which store that is (lib/tenant.ts), so a signed-out
+ * shopper's checkout asks nothing of the customer routes. A 401 (the session ended) is no address.
+ */
+function useSavedAddresses(): SavedAddress[] {
+  const trpc = useTRPC();
+  const { slug } = useRouteContext({ from: '__root__' });
+  const signedIn = slug !== undefined && signedInStore.get() === slug;
+  const addresses = useQuery({
+    ...trpc.customer.account.listAddresses.queryOptions({ limit: 100 }),
+    enabled: signedIn,
+  });
+  if (!signedIn || !addresses.data) return [];
+  return [...addresses.data.data].sort((a, b) => Number(b.isDefaultShipping) - Number(a.isDefaultShipping));
+}
+
+const NEW_ADDRESS = 'new';
+
+/** A saved address as the choice reads it. */
+const savedAddressLabel = (address: SavedAddress) =>
+  [address.name, address.line1, address.line2, address.city, address.postalCode, countryName(address.country)]
+    .filter(Boolean)
+    .join(', ');
+
+/** The saved address the session already ships to, if it is one of them. */
+function matchingAddress(
+  saved: SavedAddress[],
+  address: CheckoutSession['shippingAddress'],
+): SavedAddress | undefined {
+  if (!address) return undefined;
+  return saved.find(
+    (candidate) =>
+      candidate.line1 === address.line1 &&
+      (candidate.line2 ?? null) === (address.line2 ?? null) &&
+      candidate.city === address.city &&
+      (candidate.postalCode ?? '') === address.postalCode &&
+      candidate.country === address.country,
+  );
+}
+
 /**
  * The customer's details and the shipping choice (an `OPEN` session, or a `BOUND` one being
  * changed: a reprice returns it to `OPEN` and releases its stock until it is bound again). Each save
- * is a reprice, so the totals shown are always the server's.
+ * is a reprice, so the totals shown are always the server's. Two steps, as Shopify's checkout has
+ * them: the details (contact and address), then, once saved, a recap of them (each line with its
+ * "Change") above the shipping method and "Continue to payment".
  */
 function DetailsStep({
   token,
   session,
+  reopen,
   onBound,
 }: {
   token: string;
   session: CheckoutSession;
+  /** Opened from a recap's "Change" on the payment step: that part of the details. */
+  reopen?: EditTarget | undefined;
   onBound: () => void;
 }) {
   const trpc = useTRPC();
@@ -119,8 +198,22 @@ function DetailsStep({
   const [failure, setFailure] = useState<ApiFailure | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [rateId, setRateId] = useState<string | null>(session.shippingRateId);
-  // Where the focus goes once the details are first saved: the next step (see below).
-  const [focusNext, setFocusNext] = useState(false);
+  const saved = session.email !== null && session.customerName !== null;
+  const needsCountry = session.shippingRequired;
+  const address = session.shippingAddress;
+  const detailsDone = saved && (!needsCountry || address !== null);
+  // Which step shows: the details form, or (once they are saved) the recap and the shipping method.
+  const [step, setStep] = useState<'details' | 'next'>(
+    reopen === 'contact' || reopen === 'address' || !detailsDone ? 'details' : 'next',
+  );
+  // Where the focus goes when a step opens: the part's first field, or the next step (see below).
+  const [focusTarget, setFocusTarget] = useState<string | undefined>(
+    reopen === 'contact' || reopen === 'address'
+      ? FIRST_FIELD[reopen]
+      : reopen === 'method'
+        ? 'next'
+        : undefined,
+  );
   const shippingRef = useRef<HTMLFieldSetElement>(null);
   const continueRef = useRef<HTMLDivElement>(null);
   // A rate chosen while another is being saved: sent next, so the last choice is the one kept.
@@ -129,14 +222,43 @@ function DetailsStep({
   const savingRate = useRef(false);
   const binding = useRef(false);
 
-  const saved = session.email !== null && session.customerName !== null;
-  const needsCountry = session.shippingRequired;
-  const address = session.shippingAddress;
+  // Saved addresses (signed in): the default is offered first and fills the form when nothing is given yet.
+  const savedAddresses = useSavedAddresses();
+  const [chosenAddress, setChosenAddress] = useState<string | undefined>();
+  const [fillKey, setFillKey] = useState(0);
+  const [filled, setFilled] = useState<SavedAddress | undefined>();
+  const choice =
+    chosenAddress ??
+    (address ? matchingAddress(savedAddresses, address)?.id : savedAddresses[0]?.id) ??
+    NEW_ADDRESS;
+  const fillFrom = chosenAddress === undefined && !address ? savedAddresses[0] : filled;
+  const chooseAddress = (id: string) => {
+    setChosenAddress(id);
+    setFilled(savedAddresses.find((candidate) => candidate.id === id));
+    // The form's fields take the chosen address (or empty ones for a new address): new defaults.
+    setFillKey((count) => count + 1);
+    setErrors({});
+  };
+  const fieldDefault = (name: 'line1' | 'line2' | 'city' | 'postalCode' | 'state' | 'country'): string => {
+    if (chosenAddress === NEW_ADDRESS) return name === 'country' ? (session.shippingCountry ?? '') : '';
+    if (fillFrom) return fillFrom[name] ?? '';
+    if (name === 'country') return address?.country ?? session.shippingCountry ?? '';
+    return address?.[name] ?? '';
+  };
+
   const ready = saved && (!needsCountry || (address !== null && rateId !== null));
 
   const store = (next: CheckoutSession) => {
     queryClient.setQueryData(queryKey, next);
     setRateId(next.shippingRateId);
+  };
+
+  const change = (target: EditTarget) => {
+    setFailure(undefined);
+    setNotice(undefined);
+    setStep(target === 'method' ? 'next' : 'details');
+    if (target === 'method') return setFocusTarget('next');
+    setFocusTarget(FIRST_FIELD[target]);
   };
 
   const saveDetails = async (data: FormData) => {
@@ -181,9 +303,10 @@ function DetailsStep({
     savingDetails.current = true;
     try {
       store(await reprice.mutateAsync(parsed.data));
-      // The first save opens the next step: the focus goes there (the button pressed stays where
-      // it is, now "Update details", and focus never falls to the page's body).
-      if (!saved) setFocusNext(true);
+      // The details are saved: the recap and the next step open, and the focus goes there (never
+      // to the page's body, where the button pressed was).
+      setStep('next');
+      setFocusTarget('next');
     } catch (error) {
       const read = readFailure(error);
       if (read.issues.length > 0)
@@ -195,16 +318,19 @@ function DetailsStep({
   };
 
   useEffect(() => {
-    if (!focusNext) return;
-    // The next step renders once the saved session reaches the page (the query's cache notifies
-    // its observers a moment later): until then there is nothing to focus, and this runs again.
-    const group = shippingRef.current;
-    const radio =
-      group?.querySelector<HTMLInputElement>('input[type=radio]:checked') ??
-      group?.querySelector<HTMLInputElement>('input[type=radio]');
-    const target = needsCountry ? (radio ?? group) : continueRef.current?.querySelector('button');
+    if (!focusTarget) return;
+    // The step renders once the saved session reaches the page (the query's cache notifies its
+    // observers a moment later): until then there is nothing to focus, and this runs again.
+    let target: HTMLElement | null | undefined;
+    if (focusTarget === 'next') {
+      const group = shippingRef.current;
+      const radio =
+        group?.querySelector<HTMLInputElement>('input[type=radio]:checked') ??
+        group?.querySelector<HTMLInputElement>('input[type=radio]');
+      target = needsCountry ? (radio ?? group) : continueRef.current?.querySelector('button');
+    } else target = document.querySelector<HTMLElement>(`[name="${focusTarget}"]`);
     if (!target) return;
-    setFocusNext(false);
+    setFocusTarget(undefined);
     target.focus();
   });
 
@@ -257,139 +383,169 @@ function DetailsStep({
     }
   };
 
+  const details = (
+    <Form
+      validationErrors={errors}
+      aria-labelledby="details-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void saveDetails(new FormData(event.currentTarget));
+      }}
+    >
+      <h2 id="details-title">Your details</h2>
+      <Field
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="email"
+        isRequired
+        defaultValue={session.email ?? ''}
+        description="Your confirmation is sent here."
+      />
+      <Field
+        name="customerName"
+        label="Full name"
+        autoComplete="name"
+        isRequired
+        defaultValue={session.customerName ?? ''}
+      />
+      <Field
+        name="customerPhone"
+        label="Phone (optional)"
+        type="tel"
+        autoComplete="tel"
+        defaultValue={session.customerPhone ?? ''}
+      />
+      {needsCountry ? (
+        <fieldset className="plain">
+          <legend>Shipping address</legend>
+          {savedAddresses.length > 0 ? (
+            <RadioGroupField
+              label="Your saved addresses"
+              appearance="cards"
+              value={choice}
+              onChange={chooseAddress}
+              options={[
+                ...savedAddresses.map((saved) => ({
+                  id: saved.id,
+                  label: savedAddressLabel(saved),
+                  ...(saved.isDefaultShipping ? { description: 'Default address' } : {}),
+                })),
+                { id: NEW_ADDRESS, label: 'Use a new address' },
+              ]}
+            />
+          ) : null}
+          {/* New defaults, a new set of fields: a choice made, or the saved addresses arriving after the form. */}
+          <div key={`${fillKey}:${fillFrom?.id ?? ''}`} className="address-fields">
+            <Field
+              name="shippingAddress.line1"
+              label="Address"
+              autoComplete="address-line1"
+              isRequired
+              defaultValue={fieldDefault('line1')}
+            />
+            <Field
+              name="shippingAddress.line2"
+              label="Apartment, suite, floor (optional)"
+              autoComplete="address-line2"
+              defaultValue={fieldDefault('line2')}
+            />
+            <div className="field-row">
+              <Field
+                name="shippingAddress.city"
+                label="City"
+                autoComplete="address-level2"
+                isRequired
+                defaultValue={fieldDefault('city')}
+              />
+              <Field
+                name="shippingAddress.postalCode"
+                label="Postal code"
+                autoComplete="postal-code"
+                isRequired
+                defaultValue={fieldDefault('postalCode')}
+              />
+            </div>
+            <Field
+              name="shippingAddress.state"
+              label="State, province or region (optional)"
+              autoComplete="address-level1"
+              defaultValue={fieldDefault('state')}
+            />
+            <CountrySelect
+              id="shipping-country"
+              name="shippingAddress.country"
+              defaultValue={fieldDefault('country')}
+              errors={errors}
+            />
+          </div>
+        </fieldset>
+      ) : null}
+      <div className="actions">
+        {/* Never disabled while saving (a disabled button drops the focus to the page's body):
+            a press meanwhile is ignored by saveDetails. */}
+        <Button type="submit">{needsCountry ? 'Continue to shipping' : 'Continue'}</Button>
+        {detailsDone ? (
+          <Button variant="quiet" onPress={() => change('method')}>
+            {needsCountry ? 'Back to shipping method' : 'Back'}
+          </Button>
+        ) : null}
+      </div>
+    </Form>
+  );
+
   return (
     <Page title="Checkout">
-      <div className="checkout-grid">
-        <div>
-          <Form
-            validationErrors={errors}
-            aria-labelledby="details-title"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void saveDetails(new FormData(event.currentTarget));
-            }}
-          >
-            <h2 id="details-title">Your details</h2>
-            <Field
-              name="email"
-              label="Email"
-              type="email"
-              autoComplete="email"
-              isRequired
-              defaultValue={session.email ?? ''}
-              description="Your confirmation is sent here."
-            />
-            <Field
-              name="customerName"
-              label="Full name"
-              autoComplete="name"
-              isRequired
-              defaultValue={session.customerName ?? ''}
-            />
-            <Field
-              name="customerPhone"
-              label="Phone (optional)"
-              type="tel"
-              autoComplete="tel"
-              defaultValue={session.customerPhone ?? ''}
-            />
-            {needsCountry ? (
-              <fieldset className="plain">
-                <legend>Shipping address</legend>
-                <Field
-                  name="shippingAddress.line1"
-                  label="Address"
-                  autoComplete="address-line1"
-                  isRequired
-                  defaultValue={address?.line1 ?? ''}
-                />
-                <Field
-                  name="shippingAddress.line2"
-                  label="Apartment, suite, floor (optional)"
-                  autoComplete="address-line2"
-                  defaultValue={address?.line2 ?? ''}
-                />
-                <div className="field-row">
-                  <Field
-                    name="shippingAddress.city"
-                    label="City"
-                    autoComplete="address-level2"
-                    isRequired
-                    defaultValue={address?.city ?? ''}
-                  />
-                  <Field
-                    name="shippingAddress.postalCode"
-                    label="Postal code"
-                    autoComplete="postal-code"
-                    isRequired
-                    defaultValue={address?.postalCode ?? ''}
-                  />
-                </div>
-                <Field
-                  name="shippingAddress.state"
-                  label="State, province or region (optional)"
-                  autoComplete="address-level1"
-                  defaultValue={address?.state ?? ''}
-                />
-                <CountrySelect
-                  id="shipping-country"
-                  name="shippingAddress.country"
-                  defaultValue={address?.country ?? session.shippingCountry ?? ''}
-                  errors={errors}
-                />
+      <CheckoutLayout
+        session={session}
+        aside={
+          <p className="muted small">This checkout is open until {formatDateTime(session.expiresAt)}.</p>
+        }
+      >
+        {step === 'details' ? (
+          details
+        ) : (
+          <>
+            <Recap session={session} onChange={change} method={false} />
+            {needsCountry && address !== null && session.shippingCountry !== null ? (
+              <fieldset className="card radio-list" ref={shippingRef} tabIndex={-1}>
+                <legend>Shipping method</legend>
+                {session.shippingOptions.length === 0 ? (
+                  <p>This store does not ship to {countryName(session.shippingCountry)}.</p>
+                ) : (
+                  session.shippingOptions.map((option) => (
+                    <label key={option.id} className="radio">
+                      <input
+                        type="radio"
+                        name="shippingRate"
+                        value={option.id}
+                        checked={rateId === option.id}
+                        onChange={() => void chooseRate(option.id)}
+                      />
+                      <span>
+                        <strong>{option.name}</strong> {formatMoney(option.priceInCents, session.currency)}
+                        {option.estimatedDelivery ? (
+                          <span className="muted"> · {option.estimatedDelivery}</span>
+                        ) : null}
+                      </span>
+                    </label>
+                  ))
+                )}
               </fieldset>
             ) : null}
-            <div className="actions">
-              {/* Never disabled while saving (a disabled button drops the focus to the page's body):
-                  a press meanwhile is ignored by saveDetails. */}
-              <Button type="submit" variant={saved ? 'secondary' : 'primary'}>
-                {saved ? 'Update details' : needsCountry ? 'Continue to shipping' : 'Continue'}
-              </Button>
-            </div>
-          </Form>
+          </>
+        )}
 
-          {saved && needsCountry && address !== null && session.shippingCountry !== null ? (
-            <fieldset className="card radio-list" ref={shippingRef} tabIndex={-1}>
-              <legend>Shipping method</legend>
-              {session.shippingOptions.length === 0 ? (
-                <p>This store does not ship to {countryName(session.shippingCountry)}.</p>
-              ) : (
-                session.shippingOptions.map((option) => (
-                  <label key={option.id} className="radio">
-                    <input
-                      type="radio"
-                      name="shippingRate"
-                      value={option.id}
-                      checked={rateId === option.id}
-                      onChange={() => void chooseRate(option.id)}
-                    />
-                    <span>
-                      <strong>{option.name}</strong> {formatMoney(option.priceInCents, session.currency)}
-                      {option.estimatedDelivery ? (
-                        <span className="muted"> · {option.estimatedDelivery}</span>
-                      ) : null}
-                    </span>
-                  </label>
-                ))
-              )}
-            </fieldset>
-          ) : null}
-
-          {notice ? <Notice tone="error">{notice}</Notice> : null}
-          <FailureNotice failure={failure} />
-          {saved ? (
-            <div className="actions" ref={continueRef}>
-              <Button onPress={() => void continueToPayment()} isDisabled={!ready}>
-                Continue to payment
-              </Button>
-            </div>
-          ) : null}
-        </div>
-        <div>
-          <OrderSummary session={session} />
-          <p className="muted small">This checkout is open until {formatDateTime(session.expiresAt)}.</p>
-        </div>
-      </div>
+        {notice ? <Notice tone="error">{notice}</Notice> : null}
+        <FailureNotice failure={failure} />
+        {step === 'next' ? (
+          <div className="actions" ref={continueRef}>
+            <Button onPress={() => void continueToPayment()} isDisabled={!ready}>
+              Continue to payment
+            </Button>
+          </div>
+        ) : null}
+      </CheckoutLayout>
     </Page>
   );
 }

@@ -3,17 +3,20 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useRouteContext } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { normalizeExpiry } from '../lib/card.ts';
+import { cardDigits, normalizeExpiry } from '../lib/card.ts';
 import { sandboxPaymentConfirmInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { paymentFormFor } from '../lib/payment-form.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
 import { Button, FailureNotice, Field, Form, Loading, Notice, Page } from '../ui.tsx';
+import { CardNumberField, ExpiryField } from './card-fields.tsx';
 import {
+  CheckoutLayout,
   type CheckoutSession,
-  OrderSummary,
+  type EditTarget,
   paymentOutcome,
+  Recap,
   shortageText,
   useStepFocus,
 } from './checkout-parts.tsx';
@@ -39,32 +42,27 @@ export function PaymentStep({
 }: {
   token: string;
   session: CheckoutSession;
-  onEdit: (() => void) | undefined;
+  /** A recap line's "Change" (a free order, not placed yet): the details step at that part. */
+  onEdit: ((target: EditTarget) => void) | undefined;
 }) {
   const free = session.totalInCents === 0;
   useStepFocus('payment');
   return (
     <Page title={free ? 'Place your order' : 'Payment'}>
-      <div className="checkout-grid">
-        <div>
-          {free ? <FreeOrder token={token} /> : <PaidOrder token={token} session={session} />}
-          {onEdit ? (
-            <div className="actions">
-              <Button variant="secondary" onPress={onEdit}>
-                Change details or shipping
-              </Button>
-            </div>
-          ) : null}
-        </div>
-        <div>
-          <OrderSummary session={session} title={session.lines.length > 0 ? 'Order summary' : 'Amount due'} />
-          {session.email ? (
+      <CheckoutLayout
+        session={session}
+        summaryTitle={session.lines.length > 0 ? 'Order summary' : 'Amount due'}
+        aside={
+          session.email ? (
             <p className="muted small">
               The confirmation goes to <strong>{session.email}</strong>.
             </p>
-          ) : null}
-        </div>
-      </div>
+          ) : null
+        }
+      >
+        <Recap session={session} {...(onEdit ? { onChange: onEdit } : {})} />
+        {free ? <FreeOrder token={token} /> : <PaidOrder token={token} session={session} />}
+      </CheckoutLayout>
     </Page>
   );
 }
@@ -196,9 +194,9 @@ function PaidOrder({ token, session }: { token: string; session: CheckoutSession
   return (
     <section aria-labelledby="pay-title">
       <h2 id="pay-title">Pay {formatMoney(handoff.amountInCents, handoff.currency)}</h2>
-      {handoff.orderReference ? (
-        <p className="muted small">Order reference {handoff.orderReference}</p>
-      ) : null}
+      {/* The number the store and its emails use (the session read has it once the order is
+          placed), never the internal `or1_` reference. */}
+      {session.orderNumber !== null ? <p className="muted small">Order #{session.orderNumber}</p> : null}
       {session.status === 'PAYMENT_FAILED' ? (
         <Notice tone="error">The last payment did not go through. Try again, or use another card.</Notice>
       ) : null}
@@ -312,7 +310,8 @@ function SandboxCardForm({
     const input = {
       clientSecret: handoff.clientSecret,
       card: {
-        number: String(data.get('card.number') ?? ''),
+        // Digits only: the groups are the field's display, never the API's.
+        number: cardDigits(String(data.get('card.number') ?? '')),
         // `1229` as `12/29`: the route takes MM/YY, shoppers type it either way.
         expiry: normalizeExpiry(String(data.get('card.expiry') ?? '')),
         cvc: String(data.get('card.cvc') ?? '').trim(),
@@ -327,7 +326,6 @@ function SandboxCardForm({
     working.current = true;
     setBusy(true);
     try {
-      // The raw input: the server applies the same schema (its transform strips the spaces).
       const result = await confirm.mutateAsync(input);
       if (result.outcome === 'SUCCEEDED') {
         await showResult();
@@ -370,16 +368,9 @@ function SandboxCardForm({
         (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any 3 digits.
       </Notice>
       {declined ? <Notice tone="error">{declined}</Notice> : null}
-      <Field
-        name="card.number"
-        label="Card number"
-        autoComplete="cc-number"
-        inputMode="numeric"
-        isRequired
-        autoFocus={attempt > 0}
-      />
+      <CardNumberField autoFocus={attempt > 0} />
       <div className="field-row">
-        <Field name="card.expiry" label="Expiry (MM/YY)" autoComplete="cc-exp" isRequired />
+        <ExpiryField />
         <Field name="card.cvc" label="CVC" autoComplete="cc-csc" inputMode="numeric" isRequired />
       </div>
       <FailureNotice failure={failure} />
