@@ -97,9 +97,10 @@ export async function startGateway(
     : undefined;
   let draining = false;
   const carrier = createCarrierProvider(config, { db: database.db, clock });
-  // The tenants this process serves, kept in memory while the database's change notices are heard.
+  // The tenants this process serves, kept in memory while the database's change notices are heard
+  // (a directory that does not listen keeps nothing).
   const tenants = new TenantDirectory(database.db);
-  await tenants.listen(database);
+  if (config.tenantCacheEnabled) await tenants.listen(database);
   const app = createApp({
     db: database.db,
     config,
