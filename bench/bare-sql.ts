@@ -9,7 +9,10 @@
 export const SQL = {
   tenant:
     '/* prepared */ select "id", "slug", "name" from "organizations" where "slug" = $1 and "status" = $2',
-  /** `findTenantWithProfileBySlug`: the tenant and its public business profile (the organization read). */
+  /**
+   * The tenant and its public business profile: the organization read's one query (the gateway
+   * keeps its tenants in memory instead, so it usually sends none).
+   */
   tenantWithProfile:
     '/* prepared */ select "organizations"."id", "organizations"."slug", "organizations"."name", organization_settings.business_profile ->> \'displayName\' as "display_name", organization_settings.business_profile ->> \'logoUrl\' as "logo_url", organization_settings.business_profile ->> \'websiteUrl\' as "website_url" from "organizations" left join "organization_settings" on "organization_settings"."organization_id" = "organizations"."id" where "organizations"."slug" = $1 and "organizations"."status" = $2',
   user: 'select * from "merchant_users" where "subject" = $1',

@@ -54,6 +54,7 @@ import {
   startServer,
   waitUntilHealthy,
 } from './processes.ts';
+import { inBareReads, measureYardstick } from './yardstick.ts';
 
 const settings = {
   connections: intEnv('BENCH_CONNECTIONS', 64),
@@ -420,6 +421,9 @@ async function main(): Promise<void> {
           `p50 ${scenario.latencyMs.p50} ms, p95 ${scenario.latencyMs.p95} ms, p99 ${scenario.latencyMs.p99} ms, max ${scenario.latencyMs.max} ms`,
       );
       log(`statuses: ${JSON.stringify(tally.statuses)}`);
+      const yardstick = await measureYardstick(databaseUrl);
+      Object.assign(scenario, { bareReadCpuMicros: yardstick.bareReadCpuMicros });
+      log(`gateway CPU per attempt = ${inBareReads(scenario.gatewayCpuMicrosPerAttempt, yardstick)}`);
       log(
         `31-day search meanwhile (${settings.searchClients} clients): ${searchUnderLoad.count} searches, p50 ${searchUnderLoad.p50} ms, p95 ${searchUnderLoad.p95} ms, p99 ${searchUnderLoad.p99} ms; ${JSON.stringify(searchUnderLoad.statuses)}`,
       );

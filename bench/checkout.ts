@@ -51,6 +51,7 @@ import {
   startServer,
   waitUntilHealthy,
 } from './processes.ts';
+import { inBareReads, measureYardstick } from './yardstick.ts';
 
 const STEPS = ['create', 'reprice', 'bind', 'payment-session', 'webhook'] as const;
 type Step = (typeof STEPS)[number];
@@ -261,6 +262,8 @@ interface EngineResult {
   checkouts: number;
   requestsPerSecond: number;
   cpuMicrosPerCheckout: number;
+  /** The bare handler's CPU per public read on this machine and engine (yardstick.ts). */
+  bareReadCpuMicros: number;
   steps: Record<Step, { count: number; p50: number; p99: number }>;
   failures: Record<string, number>;
   stockTaken: number;
@@ -315,12 +318,14 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
         },
       ]),
     ) as EngineResult['steps'];
+    const yardstick = await measureYardstick(connection.databaseUrl);
     const result: EngineResult = {
       engine,
       checkoutsPerSecond: round2(stats.checkouts / wallSeconds),
       checkouts: stats.checkouts,
       requestsPerSecond: Math.round(requests / wallSeconds),
       cpuMicrosPerCheckout: stats.checkouts > 0 ? Math.round((cpuMs * 1000) / stats.checkouts) : 0,
+      bareReadCpuMicros: yardstick.bareReadCpuMicros,
       steps,
       failures: stats.failures,
       stockTaken,
@@ -329,6 +334,7 @@ async function benchEngine(engine: Engine): Promise<EngineResult> {
     log(
       `${result.checkoutsPerSecond} checkouts/s (${result.checkouts} in ${settings.durationSeconds} s, ${result.requestsPerSecond} req/s, ${result.cpuMicrosPerCheckout} µs gateway CPU per checkout); stock taken ${stockTaken}; the last ${ordersReadPaid} orders read back PAID`,
     );
+    log(`  gateway CPU per checkout = ${inBareReads(result.cpuMicrosPerCheckout, yardstick)}`);
     for (const step of STEPS)
       log(
         `  ${step.padEnd(16)} ${String(steps[step].count).padStart(6)}  p50 ${steps[step].p50} ms  p99 ${steps[step].p99} ms`,

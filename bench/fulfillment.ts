@@ -50,6 +50,7 @@ import {
   startServer,
   waitUntilHealthy,
 } from './processes.ts';
+import { inBareReads, measureYardstick } from './yardstick.ts';
 
 const settings = {
   connections: intEnv('BENCH_CONNECTIONS', 20),
@@ -269,6 +270,9 @@ async function main(): Promise<void> {
       `direct: ${direct.attempts} fulfillments, ${direct.perSecond}/s, ${direct.gatewayCpuMicrosPerFulfillment} µs gateway CPU each; ` +
         `p50 ${direct.p50Ms} ms, p95 ${direct.p95Ms} ms, p99 ${direct.p99Ms} ms; ${JSON.stringify(direct.statuses)}`,
     );
+    const yardstick = await measureYardstick(connection.databaseUrl);
+    Object.assign(direct, { bareReadCpuMicros: yardstick.bareReadCpuMicros });
+    log(`  gateway CPU per fulfillment = ${inBareReads(direct.gatewayCpuMicrosPerFulfillment, yardstick)}`);
 
     started = performance.now();
     const hotAttempts = await closedLoop(

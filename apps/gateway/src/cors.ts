@@ -1,4 +1,3 @@
-import { findTenantWithOriginsBySlug } from '@commerce/admin';
 import { type ApiDeps, hostedAppOrigin, httpOrigin } from '@commerce/api';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { GatewayEnv } from './env.ts';
@@ -71,8 +70,9 @@ function corsFor(policy: OriginPolicy, credentials: boolean): MiddlewareHandler<
  *
  * - Public and customer (`/api/v1/public/*`, `/api/v1/customer/*`): a request is answered for its
  *   `Origin` when that is one of the tenant's `apiSettings.allowedOrigins` or the hosted app's origin.
- *   The tenant is looked up with its origins in one query, only when the request carries `Origin`,
- *   and the procedure reuses it, so a cross-origin call costs no query more than a same-origin one.
+ *   The tenant comes from the tenant directory (kept in memory), only when the request carries
+ *   `Origin`, and the procedure reuses it, so a cross-origin call costs nothing more than a
+ *   same-origin one.
  *   The customer surface allows credentials (its session cookie); the public one does not.
  * - Preflights carry no `x-organization-slug` (a browser sends only the names of the headers to
  *   come), so no tenant can be known: a preflight from any http(s) origin is answered with the
@@ -84,7 +84,7 @@ function corsFor(policy: OriginPolicy, credentials: boolean): MiddlewareHandler<
  *   credentials mode.
  * - Everything else (platform, webhooks, /trpc, docs) sends no CORS headers.
  */
-export function mountCors(app: Hono<GatewayEnv>, deps: Pick<ApiDeps, 'db' | 'config'>): void {
+export function mountCors(app: Hono<GatewayEnv>, deps: Pick<ApiDeps, 'tenants' | 'config'>): void {
   const { config } = deps;
 
   const storefrontOrigin = async (origin: string, c: Context<GatewayEnv>) => {
@@ -92,7 +92,7 @@ export function mountCors(app: Hono<GatewayEnv>, deps: Pick<ApiDeps, 'db' | 'con
     if (!requested || requested !== origin) return null;
     if (c.req.method === 'OPTIONS') return origin;
     const slug = c.req.header('x-organization-slug')?.trim();
-    const tenant = slug ? await findTenantWithOriginsBySlug(deps.db, slug) : undefined;
+    const tenant = slug ? await deps.tenants.bySlug(slug) : undefined;
     if (tenant) c.set('tenant', tenant);
     const allowed =
       tenant?.allowedOrigins.includes(origin) ||

@@ -1,4 +1,4 @@
-import type { TenantWithOrigins } from '@commerce/admin';
+import type { TenantSnapshot } from '@commerce/admin';
 import type { RequestObservations } from '@commerce/api';
 import type { HeaderRecord } from './response-headers.ts';
 
@@ -10,7 +10,7 @@ export interface GatewayEnv {
     route: string | undefined;
     observed: RequestObservations;
     /** The organization of `x-organization-slug`, when CORS already looked it up (see cors.ts). */
-    tenant: TenantWithOrigins | undefined;
+    tenant: TenantSnapshot | undefined;
     /** Headers every answer of this request carries (see response-headers.ts). */
     responseHeaders: HeaderRecord;
     /** Whether the route built its answer with `responseHeaders` already. */

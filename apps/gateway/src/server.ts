@@ -1,6 +1,6 @@
 import type { AddressInfo, Server } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { seedDemoOrganization } from '@commerce/admin';
+import { seedDemoOrganization, TenantDirectory } from '@commerce/admin';
 import { type CachePurger, noopCachePurger, repurgingCachePurger } from '@commerce/api';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider, startBookingSweeps } from '@commerce/bookings';
@@ -97,12 +97,17 @@ export async function startGateway(
     : undefined;
   let draining = false;
   const carrier = createCarrierProvider(config, { db: database.db, clock });
+  // The tenants this process serves, kept in memory while the database's change notices are heard
+  // (a directory that does not listen keeps nothing).
+  const tenants = new TenantDirectory(database.db);
+  if (config.tenantCacheEnabled) await tenants.listen(database);
   const app = createApp({
     db: database.db,
     config,
     clock,
     merchantTokens: createMerchantTokenVerifier(config.merchantJwt, clock),
     rateLimiter,
+    tenants,
     mailer,
     logger,
     pingDatabase: database.ping,
@@ -249,6 +254,7 @@ export async function startGateway(
       }
       // Second purges still waiting are dropped (their timers would not keep the process alive anyway).
       cachePurger?.close();
+      await tenants.close();
       await rateLimiter.close();
       await mailer.close?.();
       await database.close();

@@ -36,15 +36,20 @@ export { ONBOARDING_STEPS } from './onboarding/steps.ts';
 export { updateOnboardingStep } from './onboarding/update-onboarding-step.ts';
 export { createOrganization } from './organizations/create-organization.ts';
 export {
-  findTenantBySlug,
-  findTenantWithOriginsBySlug,
-  findTenantWithProfileBySlug,
+  findTenantSnapshotBySlug,
   type StorefrontProfile,
   type Tenant,
+  type TenantSnapshot,
   type TenantWithOrigins,
 } from './organizations/find-organization.ts';
 export { createOrganizationInputSchema, organizationSchema } from './organizations/schemas.ts';
 export { seedDemoOrganization } from './organizations/seed-demo.ts';
+export {
+  TENANT_CACHE_TTL_MS,
+  TENANT_CHANGES_CHANNEL,
+  TenantDirectory,
+  type TenantDirectoryOptions,
+} from './organizations/tenant-directory.ts';
 export { getSettings } from './settings/get-settings.ts';
 export { settingsSchema, updateSettingsInputSchema } from './settings/schemas.ts';
 export { updateSettings } from './settings/update-settings.ts';

@@ -1,4 +1,4 @@
-import type { Tenant, TenantWithOrigins } from '@commerce/admin';
+import type { TenantDirectory, TenantSnapshot } from '@commerce/admin';
 import type { MerchantTokenVerifier } from '@commerce/auth';
 import type { DistanceProvider } from '@commerce/bookings';
 import type { Clock, Config } from '@commerce/core';
@@ -17,6 +17,12 @@ export interface ApiDeps {
   clock: Clock;
   merchantTokens: MerchantTokenVerifier;
   rateLimiter: RateLimiter;
+  /**
+   * The tenants this process serves, kept in memory and forgotten on every change (the database
+   * notifies each one; docs/database.md, "Tenant changes"). A directory that does not listen keeps
+   * nothing and looks every tenant up.
+   */
+  tenants: TenantDirectory;
   /**
    * The email provider, for the few operations that must report delivery in
    * their own response (an email template's send-test). Everything else
@@ -56,15 +62,16 @@ export interface RequestInfo {
   surface: 'rest' | 'trpc';
   /**
    * The organization of `x-organization-slug` when the gateway already looked it up for this
-   * request (to answer a cross-origin request's CORS), with its allowed origins; tenant procedures
-   * reuse it, and the customer procedures' origin check its origins.
+   * request (to answer a cross-origin request's CORS), with its allowed origins and profile; tenant
+   * procedures reuse it.
    */
-  tenant?: TenantWithOrigins | undefined;
+  tenant?: TenantSnapshot | undefined;
 }
 
 /** Facts a procedure learns that the gateway logs (never secrets or customer data). */
 export interface RequestObservations {
-  tenant?: Tenant;
+  /** The request's tenant, with the origins its settings allow and its public profile. */
+  tenant?: TenantSnapshot;
   userId?: string;
   /** The signed-in customer's id (never their email). */
   customerId?: string;
@@ -114,6 +121,7 @@ export interface ApiContext {
     ApiDeps,
     | 'merchantTokens'
     | 'rateLimiter'
+    | 'tenants'
     | 'mailer'
     | 'payments'
     | 'distance'

@@ -1,4 +1,3 @@
-import { findTenantBySlug, findTenantWithProfileBySlug, getSettings } from '@commerce/admin';
 import {
   assertPermission,
   assertRole,
@@ -132,11 +131,15 @@ const rateLimited = t.middleware(async ({ ctx, meta, next }) => {
   return next();
 });
 
-/** The active organization of `x-organization-slug`: 400 TENANT_REQUIRED without one, 404 when unknown. */
+/**
+ * The active organization of `x-organization-slug`: 400 TENANT_REQUIRED without one, 404 when
+ * unknown. From the process's tenant directory (kept in memory, forgotten on every change), or the
+ * lookup CORS already made for this request.
+ */
 async function resolveTenant(ctx: ApiContext) {
   const slug = tenantSlug(ctx);
   const known = ctx.request.tenant;
-  const tenant = known?.slug === slug ? known : await findTenantBySlug(ctx.db, slug);
+  const tenant = known?.slug === slug ? known : await ctx.services.tenants.bySlug(slug);
   if (!tenant) throw AppError.notFound('Organization not found');
   ctx.observed.tenant = tenant;
   return tenant;
@@ -203,16 +206,18 @@ function originOf(value: string): string | undefined {
 async function isAllowedCookieOrigin(
   ctx: ApiContext,
   tenant: { organizationId: string; slug: string },
-  at: Date,
 ): Promise<boolean> {
   const origin = originOf(ctx.request.headers.get('origin') ?? '');
-  // The origins CORS read with the tenant, when it did; else the tenant's settings.
-  const known = ctx.request.tenant;
-  const allowedOrigins =
-    known?.organizationId === tenant.organizationId
-      ? known.allowedOrigins
-      : ((await getSettings(ctx.db, tenant.organizationId, at)).apiSettings.allowedOrigins ?? []);
-  const allowed = new Set([...allowedOrigins, hostedAppOrigin(ctx.config.hostedCheckoutUrl, tenant.slug)]);
+  // The origins read with the tenant this request resolved (every tenant procedure did).
+  const resolved = ctx.observed.tenant;
+  const snapshot =
+    resolved?.organizationId === tenant.organizationId
+      ? resolved
+      : await ctx.services.tenants.bySlug(tenant.slug);
+  const allowed = new Set([
+    ...(snapshot?.allowedOrigins ?? []),
+    hostedAppOrigin(ctx.config.hostedCheckoutUrl, tenant.slug),
+  ]);
   return origin !== undefined && allowed.has(origin);
 }
 
@@ -236,7 +241,7 @@ export async function optionalCustomer(
   const at = ctx.clock.now();
   const session = await validateSessionToken(ctx.db, { organizationId: tenant.organizationId, at }, token);
   if (!session) return undefined;
-  if (viaCookie && !(await isAllowedCookieOrigin(ctx, tenant, at))) return undefined;
+  if (viaCookie && !(await isAllowedCookieOrigin(ctx, tenant))) return undefined;
   ctx.observed.customerId = session.customer.id;
   return { ...session.customer, sessionId: session.sessionId };
 }
@@ -252,7 +257,7 @@ const customerAuthenticated = t.middleware(async ({ ctx, type, next }) => {
   const session = await validateSessionToken(ctx.db, { organizationId: tenant.organizationId, at }, token);
   if (!session) throw new AppError('UNAUTHENTICATED', 'The session is invalid or expired');
 
-  if (viaCookie && type === 'mutation' && !(await isAllowedCookieOrigin(ctx, tenant, at))) {
+  if (viaCookie && type === 'mutation' && !(await isAllowedCookieOrigin(ctx, tenant))) {
     throw new AppError('FORBIDDEN', 'The request origin is not allowed for cookie-authenticated changes');
   }
   if (viaCookie && session.isRenewed) {
@@ -268,18 +273,15 @@ export const publicProcedure = t.procedure.meta({ auth: 'public' }).use(rateLimi
 export const tenantProcedure = t.procedure.meta({ auth: 'tenant' }).use(tenantResolvedAndLimited);
 
 /**
- * `tenantProcedure` whose lookup also reads how the store presents itself (`ctx.profile`: display
- * name, logo, website), in the same one query: for the storefront's organization read.
+ * `tenantProcedure` with how the store presents itself (`ctx.profile`: display name, logo,
+ * website), which the tenant directory keeps with the tenant: for the storefront's organization read.
  */
 export const tenantProfileProcedure = t.procedure
   .meta({ auth: 'tenant' })
   .use(async ({ ctx, meta, next }) => {
-    const found = await findTenantWithProfileBySlug(ctx.db, tenantSlug(ctx));
-    if (!found) throw AppError.notFound('Organization not found');
-    const { profile, ...tenant } = found;
-    ctx.observed.tenant = tenant;
+    const tenant = await resolveTenant(ctx);
     await consumeRateLimit(ctx, meta);
-    return next({ ctx: { tenant, profile } });
+    return next({ ctx: { tenant, profile: tenant.profile } });
   });
 
 /** A signed-in customer of the tenant: `ctx.tenant` and `ctx.customer` (see `customerAuthenticated`). */
@@ -297,14 +299,18 @@ export const merchantUserProcedure = t.procedure
 /**
  * `rateLimited`, then, for a write whose meta names what it `purges`, the purge of the public
  * answers it changed once it succeeded (its transaction has committed by then): the keys go to the
- * cache purger, not awaited, a failure logged (docs/api.md, "HTTP caching of public reads").
+ * cache purger, not awaited, a failure logged (docs/api.md, "HTTP caching of public reads"). A
+ * write that purges the whole tenant (its settings) also has this process forget the tenant at
+ * once, so its own next read sees the change before the database's notice arrives.
  */
 const rateLimitedAndPurging = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   await consumeRateLimit(ctx, meta);
   const result = await next();
   const scope = meta?.purges;
-  const purger = ctx.services.cachePurger;
   const organizationId = ctx.observed.tenant?.organizationId;
+  if (scope === 'tenant' && result.ok && organizationId !== undefined)
+    ctx.services.tenants.forget(organizationId);
+  const purger = ctx.services.cachePurger;
   if (!scope || !purger || !result.ok || organizationId === undefined) return result;
   const keys = writePurgeKeys(scope, organizationId, await getRawInput(), result.data);
   if (keys.length === 0) return result;

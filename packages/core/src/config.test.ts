@@ -269,6 +269,13 @@ describe('loadConfig refuses bad values, naming the variable', () => {
     ]);
   });
 
+  it('keeps tenants in memory unless TENANT_CACHE_ENABLED says not to', () => {
+    expect(loadConfig({}).tenantCacheEnabled).toBe(true);
+    expect(loadConfig({ TENANT_CACHE_ENABLED: 'false' }).tenantCacheEnabled).toBe(false);
+    expect(loadConfig({ TENANT_CACHE_ENABLED: '0' }).tenantCacheEnabled).toBe(false);
+    expect(() => loadConfig({ TENANT_CACHE_ENABLED: 'sometimes' })).toThrow(/TENANT_CACHE_ENABLED/);
+  });
+
   it('reads the public-read caching settings: on, but not shareable without revalidation, by default', () => {
     expect(loadConfig({}).publicCache).toEqual({
       enabled: true,

@@ -155,6 +155,8 @@ const configSchema = z
     // Deliveries in flight per worker process, and the SMTP connections it pools.
     OUTBOX_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
     SHUTDOWN_TIMEOUT_MS: positiveInt(10_000),
+    // Whether each gateway keeps its tenants in memory, forgotten on the database's change notices.
+    TENANT_CACHE_ENABLED: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     // Public catalog, collection, page and booking-service reads: ETag/304 and a CDN's Cache-Control.
     PUBLIC_CACHE_ENABLED: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     // Whether those reads tell shared caches (a CDN) they may serve them without asking: only once the
@@ -423,6 +425,12 @@ export interface Config {
    * key includes the tenant header), with the `s-maxage` and `stale-while-revalidate` it then may;
    * and the organizations (by slug) whose reads are never cacheable.
    */
+  /**
+   * Whether each gateway keeps the tenants it serves in memory, forgotten on the database's
+   * `tenant_changed` notices (docs/database.md, "Tenant changes"). Off behind a connection pooler in
+   * transaction mode, where `LISTEN` does not keep its connection.
+   */
+  tenantCacheEnabled: boolean;
   publicCache: {
     enabled: boolean;
     shared: boolean;
@@ -545,6 +553,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerPollMs: raw.WORKER_POLL_MS,
     outboxConcurrency: raw.OUTBOX_CONCURRENCY,
     shutdownTimeoutMs: raw.SHUTDOWN_TIMEOUT_MS,
+    tenantCacheEnabled: truthy(raw.TENANT_CACHE_ENABLED, true),
     publicCache: {
       enabled: truthy(raw.PUBLIC_CACHE_ENABLED, true),
       shared: truthy(raw.PUBLIC_CACHE_SHARED, false),

@@ -23,7 +23,13 @@ export {
   withIdempotency,
 } from './idempotency.ts';
 export { migrateToLatest } from './migrate.ts';
-export { type DatabaseHandle, isUniqueViolation, openDatabase, sqlState } from './open-database.ts';
+export {
+  type DatabaseHandle,
+  isUniqueViolation,
+  type NoticeHandlers,
+  openDatabase,
+  sqlState,
+} from './open-database.ts';
 export { prepared, withParameters } from './prepared-statements.ts';
 export {
   type ActionToken,

@@ -20,8 +20,26 @@ export interface DatabaseHandle {
   pool: pg.Pool | undefined;
   /** Answers when the database takes a query. */
   ping(): Promise<void>;
+  /**
+   * Listens to a notification channel (`LISTEN`): `onNotice` gets each payload sent with
+   * `pg_notify` after its transaction commits. `onState(false)` says notices may be missed from now
+   * on (the listening connection is down; it reconnects by itself), `onState(true)` that they are
+   * heard (again). Resolves once the first attempt to listen finished, either way; the function
+   * it resolves to stops listening.
+   */
+  listen(channel: string, handlers: NoticeHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+export interface NoticeHandlers {
+  onNotice(payload: string): void;
+  onState(listening: boolean): void;
+}
+
+/** How long a lost listening connection waits before it connects again, at first and at most. */
+export const LISTEN_RETRY_MS = { first: 100, max: 5_000 } as const;
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string. Without it the embedded PGlite is used. */
@@ -92,6 +110,16 @@ export async function openEmbedded(
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    // One process holds the embedded database: its notices are delivered in that process, as the
+    // query that committed them returns.
+    listen: async (channel, handlers) => {
+      if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      const unlisten = await pglite.listen(channel, handlers.onNotice);
+      handlers.onState(true);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
     close: () => db.destroy(),
   };
   return { handle, pglite };
@@ -123,7 +151,71 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    listen: (channel, handlers) =>
+      listenOnPostgres(connectionString, channel, handlers, options.applicationName),
     close: () => db.destroy(),
+  };
+}
+
+/**
+ * `LISTEN` on a connection of its own (a pooled one goes back to the pool between statements).
+ * When that connection is lost (a server restart, a failover), `onState(false)` is called at once
+ * and a new connection is tried after 100 ms, doubling to 5 s, until one listens again.
+ */
+async function listenOnPostgres(
+  connectionString: string,
+  channel: string,
+  handlers: NoticeHandlers,
+  applicationName: string | undefined,
+): Promise<() => Promise<void>> {
+  if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay: number = LISTEN_RETRY_MS.first;
+
+  const lost = (failed: pg.Client) => {
+    if (client !== failed) return;
+    client = undefined;
+    failed.removeAllListeners('notification');
+    void failed.end().catch(() => undefined);
+    handlers.onState(false);
+    if (stopped) return;
+    retry = setTimeout(() => void connect(), delay);
+    retry.unref();
+    delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+  };
+
+  const connect = async () => {
+    const next = new pg.Client({
+      connectionString,
+      connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      ...(applicationName ? { fallback_application_name: `${applicationName}-listen` } : {}),
+    });
+    client = next;
+    next.on('error', () => lost(next));
+    next.on('end', () => lost(next));
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.onNotice(message.payload ?? '');
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${channel}`);
+      if (stopped || client !== next) return;
+      delay = LISTEN_RETRY_MS.first;
+      handlers.onState(true);
+    } catch {
+      lost(next);
+    }
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => undefined);
   };
 }
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { TenantDirectory } from '@commerce/admin';
 import { createMerchantTokenVerifier } from '@commerce/auth';
 import { createDistanceProvider } from '@commerce/bookings';
 import { type Config, loadConfig, ManualClock } from '@commerce/core';
@@ -73,6 +74,8 @@ beforeAll(async () => {
     clock,
     merchantTokens: createMerchantTokenVerifier(config.merchantJwt, clock),
     rateLimiter,
+    // Not listening: this file's tenant is looked up on every request.
+    tenants: new TenantDirectory(database.db),
     mailer: createDevTransport(database.db, silentLogger, clock),
     payments: createPaymentProvider(config),
     distance: createDistanceProvider(config),

@@ -163,6 +163,34 @@ describe.skipIf(needs !== '')(`two gateways and a worker on one PostgreSQL${need
     expect(refusedBy).toEqual(new Set([0, 1]));
   });
 
+  it('has every gateway see a settings change made through another within a second', async () => {
+    const a = gateways.postgresA;
+    const b = gateways.postgresB;
+    const slug = `settings-${randomBytes(3).toString('hex')}`;
+    const merchant = await newStore(a, slug);
+    const storefront = 'https://storefront.example';
+    // A customer read from the storefront's origin: CORS names the origin only when the tenant's
+    // settings allow it, and the answer itself is a 401 (no session) that no rate limit counts.
+    const allowedBy = async (gateway: string) =>
+      (
+        await fetch(`${gateway}/api/v1/customer/account/addresses`, {
+          headers: { 'x-organization-slug': slug, origin: storefront },
+        })
+      ).headers.get('access-control-allow-origin');
+    // Both gateways now keep the tenant, without the origin.
+    expect(await allowedBy(a)).toBeNull();
+    expect(await allowedBy(b)).toBeNull();
+
+    const changed = await call(a, 'PATCH', '/merchant/settings', merchant, {
+      apiSettings: { allowedOrigins: [storefront] },
+    });
+    expect(changed.status).toBe(200);
+    const since = Date.now();
+    expect(await allowedBy(a)).toBe(storefront);
+    await expect.poll(() => allowedBy(b), { timeout: 1_000, interval: 10 }).toBe(storefront);
+    expect(Date.now() - since).toBeLessThan(1_000);
+  });
+
   it('reads through one gateway the orders placed through the other, and the worker emails each once', async () => {
     const a = gateways.redisA;
     const b = gateways.redisB;

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { TenantDirectory } from '@commerce/admin';
 import type { CachePurger } from '@commerce/api';
 import { createMerchantTokenVerifier, mintDevToken } from '@commerce/auth';
 import { createDistanceProvider, type DistanceProvider } from '@commerce/bookings';
@@ -66,12 +67,16 @@ export async function createHarness(
     },
   });
   const rateLimiter = createRateLimiter({ kind: 'memory' });
+  // As the gateway runs: tenants kept in memory, forgotten on the database's change notices.
+  const tenants = new TenantDirectory(database.db);
+  await tenants.listen(database);
   const app = createApp({
     db: database.db,
     config,
     clock,
     merchantTokens: createMerchantTokenVerifier(config.merchantJwt, clock),
     rateLimiter,
+    tenants,
     mailer: options.mailer ?? createDevTransport(database.db, silentLogger, clock),
     payments: options.payments ?? createPaymentProvider(config),
     distance: options.distance ?? createDistanceProvider(config),
@@ -112,6 +117,7 @@ export async function createHarness(
       return (await response.json()) as { id: string; slug: string; name: string };
     },
     close: async () => {
+      await tenants.close();
       await rateLimiter.close();
       await database.close();
     },

@@ -1,11 +1,7 @@
 import type { DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  findTenantBySlug,
-  findTenantWithOriginsBySlug,
-  findTenantWithProfileBySlug,
-} from './find-organization.ts';
+import { findTenantSnapshotBySlug } from './find-organization.ts';
 
 let handle: DatabaseHandle;
 beforeAll(async () => {
@@ -23,36 +19,30 @@ afterAll(async () => {
   await handle.close();
 });
 
-describe('findTenantBySlug', () => {
+describe('findTenantSnapshotBySlug', () => {
   it('finds each active organization by its own slug with the precompiled lookup', async () => {
-    expect(await findTenantBySlug(handle.db, 'active-shop')).toEqual({
-      organizationId: 'org_active',
-      slug: 'active-shop',
-      name: 'Active',
-    });
-    expect((await findTenantBySlug(handle.db, 'other-shop'))?.organizationId).toBe('org_other');
-  });
-
-  it('finds no suspended, unknown or malformed organization', async () => {
-    expect(await findTenantBySlug(handle.db, 'suspended-shop')).toBeUndefined();
-    expect(await findTenantBySlug(handle.db, 'nobody')).toBeUndefined();
-    expect(await findTenantBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
-  });
-
-  it('works inside a transaction', async () => {
-    const found = await handle.db.transaction().execute((trx) => findTenantBySlug(trx, 'other-shop'));
-    expect(found?.name).toBe('Other');
-  });
-});
-
-describe('findTenantWithOriginsBySlug', () => {
-  it('adds the allowed origins of the settings, none without settings or without the key', async () => {
-    expect(await findTenantWithOriginsBySlug(handle.db, 'active-shop')).toEqual({
+    expect(await findTenantSnapshotBySlug(handle.db, 'active-shop')).toEqual({
       organizationId: 'org_active',
       slug: 'active-shop',
       name: 'Active',
       allowedOrigins: [],
+      profile: { displayName: null, logoUrl: null, websiteUrl: null },
     });
+    expect((await findTenantSnapshotBySlug(handle.db, 'other-shop'))?.organizationId).toBe('org_other');
+  });
+
+  it('finds no suspended, unknown or malformed organization', async () => {
+    expect(await findTenantSnapshotBySlug(handle.db, 'suspended-shop')).toBeUndefined();
+    expect(await findTenantSnapshotBySlug(handle.db, 'nobody')).toBeUndefined();
+    expect(await findTenantSnapshotBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
+  });
+
+  it('works inside a transaction', async () => {
+    const found = await handle.db.transaction().execute((trx) => findTenantSnapshotBySlug(trx, 'other-shop'));
+    expect(found?.name).toBe('Other');
+  });
+
+  it('adds the allowed origins of the settings, none without settings or without the key', async () => {
     await handle.db
       .insertInto('organization_settings')
       .values([
@@ -72,21 +62,13 @@ describe('findTenantWithOriginsBySlug', () => {
         },
       ])
       .execute();
-    expect((await findTenantWithOriginsBySlug(handle.db, 'active-shop'))?.allowedOrigins).toEqual([
+    expect((await findTenantSnapshotBySlug(handle.db, 'active-shop'))?.allowedOrigins).toEqual([
       'https://shop.example',
       'http://localhost:5173',
     ]);
-    expect((await findTenantWithOriginsBySlug(handle.db, 'other-shop'))?.allowedOrigins).toEqual([]);
+    expect((await findTenantSnapshotBySlug(handle.db, 'other-shop'))?.allowedOrigins).toEqual([]);
   });
 
-  it('finds no suspended, unknown or malformed organization', async () => {
-    expect(await findTenantWithOriginsBySlug(handle.db, 'suspended-shop')).toBeUndefined();
-    expect(await findTenantWithOriginsBySlug(handle.db, 'nobody')).toBeUndefined();
-    expect(await findTenantWithOriginsBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
-  });
-});
-
-describe('findTenantWithProfileBySlug', () => {
   it("adds the business profile's public fields, null where unset or not an http(s) URL", async () => {
     await handle.db
       .insertInto('organizations')
@@ -110,22 +92,17 @@ describe('findTenantWithProfileBySlug', () => {
       })
       .execute();
     // No settings row at all.
-    expect(await findTenantWithProfileBySlug(handle.db, 'plain-shop')).toEqual({
+    expect(await findTenantSnapshotBySlug(handle.db, 'plain-shop')).toEqual({
       organizationId: 'org_plain',
       slug: 'plain-shop',
       name: 'Plain',
+      allowedOrigins: [],
       profile: { displayName: null, logoUrl: null, websiteUrl: null },
     });
-    expect((await findTenantWithProfileBySlug(handle.db, 'profiled-shop'))?.profile).toEqual({
+    expect((await findTenantSnapshotBySlug(handle.db, 'profiled-shop'))?.profile).toEqual({
       displayName: 'Profiled Goods',
       logoUrl: null,
       websiteUrl: 'https://profiled.example/',
     });
-  });
-
-  it('finds no suspended, unknown or malformed organization', async () => {
-    expect(await findTenantWithProfileBySlug(handle.db, 'suspended-shop')).toBeUndefined();
-    expect(await findTenantWithProfileBySlug(handle.db, 'nobody')).toBeUndefined();
-    expect(await findTenantWithProfileBySlug(handle.db, "x' or '1'='1")).toBeUndefined();
   });
 });

@@ -11,10 +11,6 @@ export interface Tenant {
   name: string;
 }
 
-// Every tenant request runs this lookup: it is compiled once, prepared once per PostgreSQL
-// connection, and run with each request's slug.
-let compiledLookup: CompiledQuery<TenantRow> | undefined;
-
 interface TenantRow {
   id: string;
   slug: string;
@@ -29,49 +25,9 @@ function lookupQuery(db: Kysely<Database>, slug: string) {
     .where('organizations.status', '=', 'ACTIVE');
 }
 
-/** The active organization a request's `x-organization-slug` names, if any. */
-export async function findTenantBySlug(db: Kysely<Database>, slug: string): Promise<Tenant | undefined> {
-  if (!organizationSlugSchema.safeParse(slug).success) return undefined;
-  compiledLookup ??= prepared(lookupQuery(db, '').compile());
-  const [, ...fixed] = compiledLookup.parameters;
-  const { rows } = await db.executeQuery(withParameters(compiledLookup, [slug, ...fixed]));
-  const row = rows[0];
-  return row && { organizationId: row.id, slug: row.slug, name: row.name };
-}
-
 /** A tenant with the browser origins its settings allow (`apiSettings.allowedOrigins`). */
 export interface TenantWithOrigins extends Tenant {
   allowedOrigins: string[];
-}
-
-let compiledLookupWithOrigins: CompiledQuery<TenantRow & { allowed_origins: unknown }> | undefined;
-
-/**
- * `findTenantBySlug` with the tenant's allowed browser origins, in the same one query: what a
- * cross-origin request's CORS answer needs before its procedure runs, which then reuses the tenant.
- */
-export async function findTenantWithOriginsBySlug(
-  db: Kysely<Database>,
-  slug: string,
-): Promise<TenantWithOrigins | undefined> {
-  if (!organizationSlugSchema.safeParse(slug).success) return undefined;
-  compiledLookupWithOrigins ??= prepared(
-    lookupQuery(db, '')
-      .leftJoin('organization_settings', 'organization_settings.organization_id', 'organizations.id')
-      .select(sql<unknown>`organization_settings.api_settings -> 'allowedOrigins'`.as('allowed_origins'))
-      .compile(),
-  );
-  const [, ...fixed] = compiledLookupWithOrigins.parameters;
-  const { rows } = await db.executeQuery(withParameters(compiledLookupWithOrigins, [slug, ...fixed]));
-  const row = rows[0];
-  if (!row) return undefined;
-  const origins = Array.isArray(row.allowed_origins) ? row.allowed_origins : [];
-  return {
-    organizationId: row.id,
-    slug: row.slug,
-    name: row.name,
-    allowedOrigins: origins.filter((origin): origin is string => typeof origin === 'string'),
-  };
 }
 
 /** How a store presents itself to shoppers (the business profile's public fields), null where unset. */
@@ -81,39 +37,56 @@ export interface StorefrontProfile {
   websiteUrl: string | null;
 }
 
-let compiledLookupWithProfile:
-  | CompiledQuery<TenantRow & { display_name: unknown; logo_url: unknown; website_url: unknown }>
-  | undefined;
+/**
+ * What every tenant request may need of its store, read in one query: the organization, the
+ * browser origins its settings allow (a cross-origin request's CORS answer, the customer
+ * procedures' origin check) and its public profile (the organization read). Kept in memory by
+ * `TenantDirectory`.
+ */
+export interface TenantSnapshot extends TenantWithOrigins {
+  profile: StorefrontProfile;
+}
+
+type SnapshotRow = TenantRow & {
+  allowed_origins: unknown;
+  display_name: unknown;
+  logo_url: unknown;
+  website_url: unknown;
+};
+
+let compiledSnapshot: CompiledQuery<SnapshotRow> | undefined;
 
 /**
- * `findTenantBySlug` with the store's public profile, in the same one query: the storefront's
- * organization read is the most frequent public read, and a second round trip for the settings row
- * would double its cost. Values are read defensively (a URL that is not http or https is null),
- * whatever older rows or hand edits hold.
+ * The active organization of `slug` with its allowed origins and public profile, or undefined.
+ * Values are read defensively (an origin that is not a string is left out, a URL that is not http
+ * or https is null), whatever older rows or hand edits hold.
  */
-export async function findTenantWithProfileBySlug(
+export async function findTenantSnapshotBySlug(
   db: Kysely<Database>,
   slug: string,
-): Promise<(Tenant & { profile: StorefrontProfile }) | undefined> {
+): Promise<TenantSnapshot | undefined> {
   if (!organizationSlugSchema.safeParse(slug).success) return undefined;
-  compiledLookupWithProfile ??= prepared(
+  compiledSnapshot ??= prepared(
     lookupQuery(db, '')
       .leftJoin('organization_settings', 'organization_settings.organization_id', 'organizations.id')
       .select([
+        sql<unknown>`organization_settings.api_settings -> 'allowedOrigins'`.as('allowed_origins'),
         sql<unknown>`organization_settings.business_profile ->> 'displayName'`.as('display_name'),
         sql<unknown>`organization_settings.business_profile ->> 'logoUrl'`.as('logo_url'),
         sql<unknown>`organization_settings.business_profile ->> 'websiteUrl'`.as('website_url'),
       ])
       .compile(),
   );
-  const [, ...fixed] = compiledLookupWithProfile.parameters;
-  const { rows } = await db.executeQuery(withParameters(compiledLookupWithProfile, [slug, ...fixed]));
+  const [, ...fixed] = compiledSnapshot.parameters;
+  const { rows } = await db.executeQuery(withParameters(compiledSnapshot, [slug, ...fixed]));
   const row = rows[0];
   if (!row) return undefined;
+  const origins = Array.isArray(row.allowed_origins) ? row.allowed_origins : [];
   return {
     organizationId: row.id,
     slug: row.slug,
     name: row.name,
+    allowedOrigins: origins.filter((origin): origin is string => typeof origin === 'string'),
     profile: {
       displayName:
         typeof row.display_name === 'string' && row.display_name.trim() !== '' ? row.display_name : null,
