@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['e2e/**/*.test.ts'],
+    include: ['e2e/**/*.test.ts', 'src/**/*.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],
     pool: 'forks',
     // One browser at a time: the machine has two cores and the gateway runs in the same process.
