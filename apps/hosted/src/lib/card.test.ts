@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  caretAfterDigits,
   cardBrand,
   cardDigits,
+  caretAfterDigits,
   formatCardNumber,
   formatExpiry,
   normalizeExpiry,
