@@ -85,8 +85,14 @@ export {
   DistanceUnavailableError,
   sandboxDistanceProvider,
 } from './delivery/distance-provider.ts';
+export { readHoldForCheckout } from './holds/hold-checkout-read.ts';
 export { createHold, releaseHold } from './holds/holds.ts';
-export { createHoldInputSchema, holdPathInputSchema, holdSchema } from './holds/schemas.ts';
+export {
+  createHoldInputSchema,
+  holdCheckoutSchema,
+  holdPathInputSchema,
+  holdSchema,
+} from './holds/schemas.ts';
 export { addBlackout, removeBlackout } from './resources/blackouts.ts';
 export { listResources } from './resources/list-resources.ts';
 export { getResource } from './resources/resource-read.ts';
