@@ -67,6 +67,11 @@ export {
 export type { BookingNotifyContext } from './bookings/notify.ts';
 export { bookingManagePath } from './bookings/notify.ts';
 export { paymentLinkPathSchema, paymentLinkSchema, sendBookingPaymentLink } from './bookings/payment-link.ts';
+export {
+  bookingPaymentSummarySchema,
+  bookingPaymentTokenInputSchema,
+  readBookingPaymentSummary,
+} from './bookings/payment-summary.ts';
 export { expireBookingPaymentWindows, startBookingSweeps } from './bookings/sweeps.ts';
 export { approveBooking } from './bookings/transitions/approve-booking.ts';
 export { approveChangeRequest } from './bookings/transitions/approve-change-request.ts';

@@ -4,8 +4,9 @@ import { createHarness, expectError, expectJson, type Harness } from '../support
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
 /**
- * `GET /public/booking-holds/{id}`: the hold as its checkout page shows it (what is booked, what is
- * due now and later, and the time left), proven by the key it was created with.
+ * The booking checkout pages' reads: `GET /public/booking-holds/{id}`, the hold as its checkout page
+ * shows it (what is booked, what is due now and later, and the time left), proven by the key it was
+ * created with; `GET /public/booking-payments/{token}`, what a payment link pays for.
  */
 let h: Harness;
 let shop: RoleFixture;
@@ -193,6 +194,63 @@ describe('GET /public/booking-holds/{id}', () => {
       '#/components/schemas/BookingHoldCheckout',
     );
     expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '429']));
+  });
+});
+
+describe('GET /public/booking-payments/{token}', () => {
+  it('answers the amount, the link’s end and the booking it pays; the neutral 404 otherwise', async () => {
+    const key = 'hold-read-key-000004';
+    const held = await hold(deposit.serviceId, key, {
+      startsAt: '2026-07-03T10:00:00+01:00',
+      endsAt: '2026-07-03T11:00:00+01:00',
+    });
+    const conversion = await expectJson<{
+      flow: string;
+      checkoutToken: string;
+      paymentExpiresAt: string;
+      code: string;
+    }>(
+      await request('POST', `/public/booking-holds/${held.id}/checkout`, shop.slug, key, {
+        customerName: 'Ada Lovelace',
+        customerEmail: 'ada@example.com',
+      }),
+      200,
+    );
+    expect(conversion.flow).toBe('PAYMENT');
+    const read = await expectJson<Record<string, unknown>>(
+      await request('GET', `/public/booking-payments/${conversion.checkoutToken}`, shop.slug),
+      200,
+    );
+    expect(read).toMatchObject({
+      serverTime: '2026-07-01T08:00:00.000Z',
+      expiresAt: conversion.paymentExpiresAt,
+      currency: 'USD',
+      amountDueInCents: 1000,
+      bookings: [
+        {
+          serviceName: 'Recording session',
+          timezone: 'Europe/Lisbon',
+          startsAt: '2026-07-03T10:00:00+01:00',
+          endsAt: '2026-07-03T11:00:00+01:00',
+          durationMinutes: 60,
+          quantity: 1,
+          status: 'PENDING_PAYMENT',
+          totalInCents: 5000,
+          paidInCents: 0,
+          balanceDueInCents: 5000,
+        },
+      ],
+    });
+    await expectError(
+      await request('GET', '/public/booking-payments/c1_unknown', shop.slug),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
+    await expectError(
+      await request('GET', `/public/booking-payments/${conversion.checkoutToken}`, other.slug),
+      404,
+      'RESOURCE_NOT_FOUND',
+    );
   });
 });
 
