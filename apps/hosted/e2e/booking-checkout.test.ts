@@ -158,6 +158,17 @@ describe('booking checkout', () => {
     await heading(page, 'Payment');
     expect(page.url()).toContain('/checkout/pay?token=c1_');
     expect(await page.getByRole('button', { name: 'Change details or shipping' }).count()).toBe(0);
+    // Under the payment form: what it pays for, and the time left to pay.
+    const paying = page.getByRole('region', { name: 'What you are paying for' });
+    expect(await factsOf(paying.getByRole('region', { name: 'Studio hour' }))).toMatchObject({
+      When: `${whenOf(9)} to 10:00 AM`,
+      Duration: '1 hour',
+      Total: '$30.00',
+      'Paying now': '$30.00',
+    });
+    expect(await paying.locator('.hold-countdown > p').innerText()).toMatch(
+      /^Reserved for you for \d+:[0-5]\d$/,
+    );
     await checkPage(page, 'booking-payment');
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry (MM/YY)').fill('12/39');
@@ -352,6 +363,12 @@ describe('booking checkout', () => {
       await checkPage(page, `booking-flow-payment-${width}`);
       await page.getByRole('link', { name: 'Pay $6.00' }).click();
       await heading(page, 'Payment');
+      const paying = page.getByRole('region', { name: 'What you are paying for' });
+      expect(await factsOf(paying.getByRole('region', { name: 'Studio with deposit' }))).toMatchObject({
+        Total: '$30.00',
+        'Paying now': '$6.00',
+        'Balance due later': '$24.00',
+      });
       await checkPage(page, `booking-payment-${width}`);
       await page.goto(await managementLink(email));
       await heading(page, /^Booking /);
