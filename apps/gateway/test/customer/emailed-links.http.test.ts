@@ -106,6 +106,7 @@ describe('the links customer emails carry', () => {
         'booking.eventTitle': 'Booking confirmed',
         'booking.eventMessage': 'Your booking is confirmed.',
         'booking.manageUrl': manageUrl,
+        'booking.actionLabel': 'View booking',
       },
       links: { action: manageUrl },
       emailFrom: email.emailFrom,

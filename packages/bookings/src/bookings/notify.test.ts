@@ -152,6 +152,23 @@ describe(`booking emails and management tokens (${testDatabaseKind})`, () => {
     expect(JSON.stringify(email!.metadata)).not.toContain('m1_');
   });
 
+  it('labels the button by what it opens: "Pay now" for the payment link, "View booking" otherwise', async () => {
+    const { organizationId, id } = await booking('button-label');
+    const ctx = { organizationId, at: NOW, email: EMAIL, sentByMerchant: true };
+    const paymentUrl = 'https://shop.example/checkout/pay?token=c1_label';
+    await notifyBookingCustomer(db, ctx, id, 'PAYMENT_REQUIRED', { paymentUrl });
+    await notifyBookingCustomer(db, ctx, id, 'CONFIRMED');
+    const [required, confirmed] = (await outbox(organizationId)).map(
+      (email) => email.payload as { text: string; html: string },
+    );
+    expect(required!.text).toContain(`Pay now: ${paymentUrl}`);
+    expect(required!.html).toMatch(
+      new RegExp(`<a href="${paymentUrl.replaceAll('?', '\\?')}"[^>]*>Pay now</a>`),
+    );
+    expect(required!.text).not.toContain('View booking');
+    expect(confirmed!.text).toMatch(/View booking: https:\/\/shop\.example\/bookings\/manage\/m1_/);
+  });
+
   it('sends merchant emails to notifications.bookingEmail, else the support email, else nowhere', async () => {
     const both = await booking('merchant-both', {
       notifications: { bookingEmail: 'desk@shop.example' },

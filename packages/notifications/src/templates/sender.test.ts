@@ -95,6 +95,7 @@ describe('enqueueTemplatedEmail', () => {
         'booking.eventTitle': 'Booking confirmed',
         'booking.eventMessage': 'Your booking is confirmed.',
         'booking.manageUrl': manageUrl,
+        'booking.actionLabel': 'View booking',
       },
       links: { action: manageUrl },
       emailFrom: 'Platform <no-reply@platform.example>',
