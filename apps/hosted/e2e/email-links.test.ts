@@ -202,6 +202,9 @@ describe('emailed links open working pages, from the text and the HTML part', ()
     expect(conversion.flow).toBe('PAYMENT');
 
     const required = await hosted.mail(email, sent, /Payment required/);
+    // Its button opens the payment page, and says so.
+    expect(required.html).toMatch(/<a href="[^"]*\/checkout\/pay\?token=c1_[^"]*"[^>]*>Pay now<\/a>/);
+    expect(required.text).toMatch(/Pay now: http:\/\/\S+\/checkout\/pay\?token=c1_/);
     const { page } = await hosted.newPage();
     const manage = await openFromBothParts(
       page,
