@@ -8,7 +8,7 @@ import {
   ownerOf,
   tomorrowAt,
 } from './checkout-support.ts';
-import { type Hosted, linkOf, startHosted } from './harness.ts';
+import { type Hosted, linkOf, signIn, startHosted } from './harness.ts';
 
 /**
  * Booking checkout from a hold in headless Chromium (issue 16, part B; docs/bookings.md "Conversion"):
@@ -349,11 +349,13 @@ describe('booking checkout', () => {
     await checkPage(page, 'booking-hold-ended');
   });
 
-  it('booking pages pass axe at 390 and 1280 px', async () => {
+  it('booking pages pass axe at 390 and 1280 px: checkout, payment, management and the account’s', async () => {
     for (const width of [390, 1280]) {
       const email = `wide-${width}@example.com`;
       const held = await hold(services.deposit, width === 390 ? 16 : 17, email);
       const { page } = await hosted.newPage({ width });
+      // Signed in, so the booking is also the account's (its list and detail are checked too).
+      await signIn(hosted, page, SLUG, email);
       await page.goto(checkoutPath(held));
       await page.getByRole('region', { name: 'Studio with deposit' }).waitFor();
       await checkPage(page, `booking-checkout-${width}`);
@@ -373,6 +375,12 @@ describe('booking checkout', () => {
       await page.goto(await managementLink(email));
       await heading(page, /^Booking /);
       await checkPage(page, `booking-manage-${width}`);
+      await page.goto(`/hosted/${SLUG}/account/bookings`);
+      await heading(page, 'Your bookings');
+      await checkPage(page, `account-bookings-${width}`);
+      await page.getByRole('link', { name: 'Studio with deposit' }).click();
+      await heading(page, 'Studio with deposit');
+      await checkPage(page, `account-booking-${width}`);
     }
   });
 });
