@@ -89,7 +89,7 @@ const outbox = (organizationId: string) =>
     .then((rows) =>
       rows.map((row) => ({
         metadata: row.metadata as Record<string, unknown>,
-        payload: row.payload as { to: string; subject: string; text: string },
+        payload: row.payload as { to: string; subject: string; text: string; html: string },
       })),
     );
 
@@ -158,9 +158,7 @@ describe(`booking emails and management tokens (${testDatabaseKind})`, () => {
     const paymentUrl = 'https://shop.example/checkout/pay?token=c1_label';
     await notifyBookingCustomer(db, ctx, id, 'PAYMENT_REQUIRED', { paymentUrl });
     await notifyBookingCustomer(db, ctx, id, 'CONFIRMED');
-    const [required, confirmed] = (await outbox(organizationId)).map(
-      (email) => email.payload as { text: string; html: string },
-    );
+    const [required, confirmed] = (await outbox(organizationId)).map((email) => email.payload);
     expect(required!.text).toContain(`Pay now: ${paymentUrl}`);
     expect(required!.html).toMatch(
       new RegExp(`<a href="${paymentUrl.replaceAll('?', '\\?')}"[^>]*>Pay now</a>`),
