@@ -37,6 +37,13 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** An email as the development transport recorded it: subject, text part and HTML part. */
+export interface Mail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
 export interface Hosted {
   /** `http://localhost:<port>`: the origin the pages are served from (a secure context). */
   origin: string;
@@ -52,7 +59,7 @@ export interface Hosted {
    * The newest email to `to` sent after `after` whose text matches `pattern` (a sign-in code by
    * default), waited for: the outbox worker sends it.
    */
-  mail(to: string, after: Date, pattern?: RegExp): Promise<{ subject: string; text: string }>;
+  mail(to: string, after: Date, pattern?: RegExp): Promise<Mail>;
   api(path: string, init?: RequestInit & { slug?: string }): Promise<Response>;
   /** A REST call as the store's Owner (a development merchant token); the JSON of a 2xx, else a failure. */
   merchant<T>(
@@ -158,13 +165,13 @@ export async function startHosted(env: Record<string, string> = {}): Promise<Hos
       for (;;) {
         const rows = await database.db
           .selectFrom('dev_emails')
-          .select(['subject', 'text_body'])
+          .select(['subject', 'text_body', 'html_body'])
           .where('to_address', '=', to)
           .where('created_at', '>=', after)
           .orderBy('created_at', 'desc')
           .execute();
         const row = rows.find((candidate) => pattern.test(candidate.text_body));
-        if (row) return { subject: row.subject, text: row.text_body };
+        if (row) return { subject: row.subject, text: row.text_body, html: row.html_body ?? '' };
         if (Date.now() > deadline) throw new Error(`no email to ${to}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -192,10 +199,15 @@ export async function signIn(hosted: Hosted, page: Page, slug: string, email: st
 
 /**
  * A store that sells a tee ($15.00, a variant with stock) and an order of `email`'s for 2 tees,
- * placed through the legacy public route and shipped by the Owner (a direct fulfillment), so it is
- * returnable. Returns the order as the create route answered it.
+ * placed through the legacy public route and shipped by the Owner (a direct fulfillment, emailing
+ * the customer only with `notifyCustomer`), so it is returnable. Returns the order as the create route answered it.
  */
-export async function shippedOrder(hosted: Hosted, slug: string, email: string) {
+export async function shippedOrder(
+  hosted: Hosted,
+  slug: string,
+  email: string,
+  options: { notifyCustomer?: boolean } = {},
+) {
   const item = await hosted.merchant<{ id: string }>(slug, 'POST', '/merchant/items', {
     slug: `tee-${Date.now()}`,
     name: 'Tee',
@@ -222,7 +234,7 @@ export async function shippedOrder(hosted: Hosted, slug: string, email: string) 
     `/merchant/commerce/orders/${order.id}/fulfillments`,
     {
       lines: [{ lineId: order.items[0]!.id, quantity: 2 }],
-      notifyCustomer: false,
+      notifyCustomer: options.notifyCustomer ?? false,
       tracking: { carrier: 'DHL', trackingNumber: 'TRACK123' },
     },
     { 'x-idempotency-key': `hosted-e2e-${order.id}` },
@@ -242,6 +254,19 @@ export function linkOf(text: string, path: string): string {
   const match = new RegExp(`(https?://\\S*${path.replaceAll('?', '\\?')}\\S*)`).exec(text);
   if (!match) throw new Error(`no ${path} link in: ${text}`);
   return match[1]!;
+}
+
+/**
+ * Every link of an email, by part: the http(s) URLs of the text part, and the `href`s of the HTML
+ * part (entities decoded), each in the order it appears.
+ */
+export function linksOf(mail: Mail): { text: string[]; html: string[] } {
+  return {
+    text: [...mail.text.matchAll(/https?:\/\/[^\s<>"]+/g)].map(([url]) => url),
+    html: [...mail.html.matchAll(/href="([^"]+)"/g)]
+      .map(([, href]) => href!.replaceAll('&amp;', '&'))
+      .filter((href) => /^https?:\/\//.test(href)),
+  };
 }
 
 /**

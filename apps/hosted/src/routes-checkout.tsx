@@ -8,6 +8,10 @@ const BookingCheckoutPage = lazyRouteComponent(
   'BookingCheckoutPage',
 );
 const BookingManagePage = lazyRouteComponent(() => import('./pages/booking-manage.tsx'), 'BookingManagePage');
+const BookingPaymentDetails = lazyRouteComponent(
+  () => import('./pages/booking-payment.tsx'),
+  'BookingPaymentDetails',
+);
 const CheckoutPage = lazyRouteComponent(() => import('./pages/checkout.tsx'), 'CheckoutPage');
 const CheckoutResultPage = lazyRouteComponent(
   () => import('./pages/checkout-result.tsx'),
@@ -44,14 +48,22 @@ const checkoutTokenRoute = createRoute({
   },
 });
 
-/** The booking payment link already emailed (docs/hosted-app.md, "Checkout and bookings pages"): the same checkout page. */
+/**
+ * The booking payment link already emailed (docs/hosted-app.md, "Checkout and bookings pages"): the
+ * same checkout page, then what the payment is for and the time left to pay.
+ */
 const checkoutPayRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/checkout/pay',
   validateSearch: tokenSearch,
   component: function CheckoutPay() {
     const { token } = checkoutPayRoute.useSearch();
-    return <CheckoutPage key={token} token={token ?? ''} />;
+    return (
+      <>
+        <CheckoutPage key={token} token={token ?? ''} />
+        <BookingPaymentDetails key={`booking-${token}`} token={token ?? ''} />
+      </>
+    );
   },
 });
 

@@ -110,15 +110,17 @@ describe('buildOpenApiDocument: the idempotency key header', () => {
         if (JSON.stringify(operation.responses).includes('IDEMPOTENCY_KEY_REUSED'))
           reusable.push(`${method.toUpperCase()} ${path}`);
       }
-    // Every route that can answer IDEMPOTENCY_KEY_REUSED reads the key, and release needs the hold's.
+    // Every route that can answer IDEMPOTENCY_KEY_REUSED reads the key; release and the checkout
+    // page's read need the hold's.
     for (const operation of reusable) expect(declared).toHaveProperty([operation]);
     expect(declared['DELETE /public/booking-holds/{id}']).toBe(true);
+    expect(declared['GET /public/booking-holds/{id}']).toBe(true);
     expect(declared['POST /merchant/bookings']).toBe(true);
     expect(declared['POST /merchant/bookings/{id}/cancel']).toBe(false);
     // Writes that do not read it (a catalog create, a public order, a sign-in link) do not declare it.
     expect(declared).not.toHaveProperty(['POST /merchant/items']);
     expect(declared).not.toHaveProperty(['POST /public/orders']);
     expect(declared).not.toHaveProperty(['POST /public/customer/auth/request-link']);
-    expect(Object.keys(declared)).toHaveLength(20);
+    expect(Object.keys(declared)).toHaveLength(21);
   });
 });

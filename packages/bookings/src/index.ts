@@ -67,6 +67,11 @@ export {
 export type { BookingNotifyContext } from './bookings/notify.ts';
 export { bookingManagePath } from './bookings/notify.ts';
 export { paymentLinkPathSchema, paymentLinkSchema, sendBookingPaymentLink } from './bookings/payment-link.ts';
+export {
+  bookingPaymentSummarySchema,
+  bookingPaymentTokenInputSchema,
+  readBookingPaymentSummary,
+} from './bookings/payment-summary.ts';
 export { expireBookingPaymentWindows, startBookingSweeps } from './bookings/sweeps.ts';
 export { approveBooking } from './bookings/transitions/approve-booking.ts';
 export { approveChangeRequest } from './bookings/transitions/approve-change-request.ts';
@@ -85,8 +90,14 @@ export {
   DistanceUnavailableError,
   sandboxDistanceProvider,
 } from './delivery/distance-provider.ts';
+export { readHoldForCheckout } from './holds/hold-checkout-read.ts';
 export { createHold, releaseHold } from './holds/holds.ts';
-export { createHoldInputSchema, holdPathInputSchema, holdSchema } from './holds/schemas.ts';
+export {
+  createHoldInputSchema,
+  holdCheckoutSchema,
+  holdPathInputSchema,
+  holdSchema,
+} from './holds/schemas.ts';
 export { addBlackout, removeBlackout } from './resources/blackouts.ts';
 export { listResources } from './resources/list-resources.ts';
 export { getResource } from './resources/resource-read.ts';

@@ -106,6 +106,7 @@ describe('the links customer emails carry', () => {
         'booking.eventTitle': 'Booking confirmed',
         'booking.eventMessage': 'Your booking is confirmed.',
         'booking.manageUrl': manageUrl,
+        'booking.actionLabel': 'View booking',
       },
       links: { action: manageUrl },
       emailFrom: email.emailFrom,
@@ -113,11 +114,11 @@ describe('the links customer emails carry', () => {
     });
     const sent = await latestEmail('BOOKING_NOTIFICATION');
     const links = await followAll(sent);
-    // The text part's body line and call to action, and the HTML part's button.
-    expect(links.filter((link) => link.includes('/bookings/manage/m1_')).length).toBe(3);
-    // The HTML part prints the body's link as text: it names the store too.
+    // The text part's body line and call to action, and the HTML part's body link and button.
+    expect(links.filter((link) => link.includes('/bookings/manage/m1_')).length).toBe(4);
+    // The HTML part's body link names the store too.
     expect(sent.html).toContain(
-      `Manage this booking: http://localhost:3000/hosted/${SLUG}/bookings/manage/m1_`,
+      `Manage this booking: <a href="http://localhost:3000/hosted/${SLUG}/bookings/manage/m1_`,
     );
     expect(`${sent.text}${sent.html}`).not.toContain('{orgSlug}');
   });

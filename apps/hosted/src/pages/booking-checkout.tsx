@@ -1,15 +1,17 @@
 import type { AppRouter } from '@commerce/api';
-import { useMutation } from '@tanstack/react-query';
-import { Link, useRouteContext } from '@tanstack/react-router';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useRouteContext } from '@tanstack/react-router';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Checkbox } from 'react-aria-components';
 import { convertHoldInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
+import { useStore } from '../lib/store.ts';
 import { type ApiFailure, readFailure } from '../lib/trpc.ts';
-import { Button, FailureNotice, Field, Form, Notice, Page } from '../ui.tsx';
+import { Button, FailureNotice, Field, Form, Loading, Notice, Page } from '../ui.tsx';
+import { BookingSummary, HoldCountdown, type HoldRead, serverClock } from './booking-hold.tsx';
 import { useStepFocus } from './checkout-parts.tsx';
 import '../checkout.css';
 
@@ -27,20 +29,40 @@ export function holdKeyFromHash(hash: string): string {
  * A client whose calls carry the hold's `x-idempotency-key`: the conversion route takes the key the
  * hold was created with as the proof of possession and to convert once.
  */
-function useHoldClient(slug: string, key: string) {
-  return useMemo(
-    () =>
-      createTRPCClient<AppRouter>({
-        links: [
-          httpLink({
-            url: '/trpc',
-            headers: { 'x-organization-slug': slug, 'x-idempotency-key': key },
-            fetch: (url, init) => fetch(url, { ...(init as RequestInit), credentials: 'same-origin' }),
-          }),
-        ],
+function holdClient(slug: string, key: string) {
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpLink({
+        url: '/trpc',
+        headers: { 'x-organization-slug': slug, 'x-idempotency-key': key },
+        fetch: (url, init) => fetch(url, { ...(init as RequestInit), credentials: 'same-origin' }),
       }),
-    [slug, key],
-  );
+    ],
+  });
+}
+
+function useHoldClient(slug: string, key: string) {
+  return useMemo(() => holdClient(slug, key), [slug, key]);
+}
+
+type HoldClient = ReturnType<typeof useHoldClient>;
+
+/**
+ * The hold as the page shows it (`public.bookingHolds.get`, proven by the key), with the server's
+ * clock at its arrival so that the countdown follows the server's time, not the browser's.
+ */
+function useHoldRead(client: HoldClient, hold: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['booking-hold', hold],
+    queryFn: async () => {
+      const read = await client.public.bookingHolds.get.query({ id: hold });
+      return { hold: read, now: serverClock(read.serverTime, Date.now()) };
+    },
+    enabled,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+  });
 }
 
 const TERMINAL_TEXT: Record<string, string> = {
@@ -63,6 +85,9 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
   const { slug } = useRouteContext({ from: '__root__' });
   const [key] = useState(() => holdKeyFromHash(window.location.hash));
   const client = useHoldClient(slug, key);
+  const held = useHoldRead(client, hold, hold !== '' && key !== '');
+  const [ended, setEnded] = useState(false);
+  const onExpired = useCallback(() => setEnded(true), []);
   const convert = useMutation({
     mutationFn: (input: Parameters<typeof client.public.bookingCheckout.convert.mutate>[0]) =>
       client.public.bookingCheckout.convert.mutate(input),
@@ -74,7 +99,7 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
   const [conversion, setConversion] = useState<Conversion | undefined>();
   const [notFound, setNotFound] = useState(false);
 
-  if (!hold || !key || notFound)
+  if (!hold || !key || notFound || (held.error && readFailure(held.error).status === 404))
     return (
       <Page title="This booking link does not work">
         <p>
@@ -83,7 +108,11 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
         </p>
       </Page>
     );
-  if (conversion) return <ConversionResult conversion={conversion} />;
+  if (conversion) return <ConversionResult conversion={conversion} held={held.data} />;
+  if (held.isPending) return <Loading what="your booking" />;
+  const read = held.data?.hold;
+  if (read && (ended || read.status === 'EXPIRED' || read.status === 'RELEASED'))
+    return <HoldEnded hold={read} email={email} released={read.status === 'RELEASED'} />;
 
   const submit = async (data: FormData) => {
     setFailure(undefined);
@@ -135,7 +164,17 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
 
   return (
     <Page title="Complete your booking">
-      <p>Your time is held for a few minutes. Tell us who is booking to finish.</p>
+      {read && held.data && read.status === 'ACTIVE' ? (
+        <HoldCountdown
+          deadline={read.expiresAt}
+          now={held.data.now}
+          label="Held for you for"
+          announce="to complete your booking"
+          onExpired={onExpired}
+        />
+      ) : null}
+      {read ? <BookingSummary hold={read} /> : null}
+      <p>Tell us who is booking to finish.</p>
       <Form
         validationErrors={errors}
         aria-label="Your details"
@@ -197,13 +236,123 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
   );
 }
 
-function ConversionResult({ conversion }: { conversion: Conversion }) {
+/**
+ * The hold has ended (its time ran out, or it was released): a plain page, nothing booked or
+ * charged, and a way to start again: hold the same time again (a new hold with a new key, when the
+ * link named the email and the hold delivers nothing, whose address the page does not have), or go
+ * back to the store.
+ */
+function HoldEnded({
+  hold,
+  email,
+  released,
+}: {
+  hold: HoldRead;
+  email: string | undefined;
+  released: boolean;
+}) {
+  useStepFocus('ended');
+  const { slug } = useRouteContext({ from: '__root__' });
+  const store = useStore();
+  const navigate = useNavigate();
+  const [failure, setFailure] = useState<ApiFailure | undefined>();
+  const again = useMutation({
+    mutationFn: async () => {
+      const key = newHoldKey();
+      const created = await holdClient(slug, key).public.bookingHolds.create.mutate({
+        serviceId: hold.serviceId,
+        startsAt: hold.startsAt,
+        endsAt: hold.endsAt,
+        quantity: hold.quantity,
+        customerEmail: email ?? '',
+        resourceSelections: hold.resources.map(({ requirementId, resourceId, quantity }) => ({
+          requirementId,
+          resourceId,
+          quantity,
+        })),
+      });
+      return { id: created.id, key };
+    },
+    onSuccess: ({ id, key }) =>
+      navigate({ to: '/bookings/checkout', search: { hold: id, email }, hash: `key=${key}` }),
+    onError: (error) => setFailure(readFailure(error)),
+  });
+  const canHoldAgain = email !== undefined && email !== '' && hold.delivery.method === 'PICKUP';
+  return (
+    <Page title={released ? 'This hold was released' : 'Your hold on this time has ended'}>
+      <p>
+        {released
+          ? 'The time held for you was let go before the booking was completed.'
+          : 'The time we held for you ran out before the booking was completed.'}{' '}
+        Nothing was booked and nothing was charged.
+      </p>
+      <BookingSummary hold={hold} />
+      {failure ? (
+        <Notice tone="error">
+          {failure.code === 'CAPACITY_UNAVAILABLE' || failure.code === 'BOOKING_SLOT_UNAVAILABLE'
+            ? 'This time is no longer available. Go back to the store to choose another.'
+            : 'We could not hold this time again. Go back to the store to choose a time.'}
+        </Notice>
+      ) : null}
+      <div className="actions">
+        {canHoldAgain && !failure ? (
+          <Button onPress={() => again.mutate()} isDisabled={again.isPending}>
+            {again.isPending ? 'Holding…' : 'Hold this time again'}
+          </Button>
+        ) : null}
+        {store.data?.websiteUrl ? (
+          <a href={store.data.websiteUrl} className="button button-secondary">
+            Choose another time
+          </a>
+        ) : null}
+      </div>
+      {store.data?.websiteUrl ? null : (
+        <p className="muted small">To choose another time, go back to the store where you chose this one.</p>
+      )}
+    </Page>
+  );
+}
+
+/** A key for a new hold: 128 random bits, as the storefront's own. */
+function newHoldKey(): string {
+  return `hold-${crypto.randomUUID()}`;
+}
+
+function ConversionResult({
+  conversion,
+  held,
+}: {
+  conversion: Conversion;
+  held: { hold: HoldRead; now: () => number } | undefined;
+}) {
   useStepFocus(conversion.flow);
+  const [payExpired, setPayExpired] = useState(false);
+  const onPayExpired = useCallback(() => setPayExpired(true), []);
   const money = (amount: number) => formatMoney(amount, conversion.currency);
+  const summary = held ? <BookingSummary hold={held.hold} prices={false} /> : null;
   switch (conversion.flow) {
     case 'PAYMENT':
+      if (payExpired)
+        return (
+          <Page title="The time to pay has run out">
+            <p>
+              Your booking was not paid in time, so it is no longer reserved. Nothing was charged. Go back to
+              the store to choose a time again.
+            </p>
+            {summary}
+          </Page>
+        );
       return (
         <Page title="Pay to confirm your booking">
+          {conversion.paymentExpiresAt && held ? (
+            <HoldCountdown
+              deadline={conversion.paymentExpiresAt}
+              now={held.now}
+              label="Reserved for you for"
+              announce="to pay for your booking"
+              onExpired={onPayExpired}
+            />
+          ) : null}
           <p>
             Your booking is reserved until{' '}
             <strong>
@@ -211,6 +360,7 @@ function ConversionResult({ conversion }: { conversion: Conversion }) {
             </strong>
             . Pay {money(conversion.amountDueNowInCents)} now to confirm it.
           </p>
+          {summary}
           <dl className="facts">
             <dt>Due now</dt>
             <dd>{money(conversion.amountDueNowInCents)}</dd>

@@ -89,7 +89,7 @@ const outbox = (organizationId: string) =>
     .then((rows) =>
       rows.map((row) => ({
         metadata: row.metadata as Record<string, unknown>,
-        payload: row.payload as { to: string; subject: string; text: string },
+        payload: row.payload as { to: string; subject: string; text: string; html: string },
       })),
     );
 
@@ -150,6 +150,21 @@ describe(`booking emails and management tokens (${testDatabaseKind})`, () => {
     expect(email!.payload.text).toMatch(/https:\/\/shop\.example\/bookings\/manage\/m1_[A-Za-z0-9_-]{43}/);
     // Nothing secret in the metadata kept after delivery.
     expect(JSON.stringify(email!.metadata)).not.toContain('m1_');
+  });
+
+  it('labels the button by what it opens: "Pay now" for the payment link, "View booking" otherwise', async () => {
+    const { organizationId, id } = await booking('button-label');
+    const ctx = { organizationId, at: NOW, email: EMAIL, sentByMerchant: true };
+    const paymentUrl = 'https://shop.example/checkout/pay?token=c1_label';
+    await notifyBookingCustomer(db, ctx, id, 'PAYMENT_REQUIRED', { paymentUrl });
+    await notifyBookingCustomer(db, ctx, id, 'CONFIRMED');
+    const [required, confirmed] = (await outbox(organizationId)).map((email) => email.payload);
+    expect(required!.text).toContain(`Pay now: ${paymentUrl}`);
+    expect(required!.html).toMatch(
+      new RegExp(`<a href="${paymentUrl.replaceAll('?', '\\?')}"[^>]*>Pay now</a>`),
+    );
+    expect(required!.text).not.toContain('View booking');
+    expect(confirmed!.text).toMatch(/View booking: https:\/\/shop\.example\/bookings\/manage\/m1_/);
   });
 
   it('sends merchant emails to notifications.bookingEmail, else the support email, else nowhere', async () => {

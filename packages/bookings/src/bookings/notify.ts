@@ -255,6 +255,8 @@ function bookingValues(
     'booking.timezone': booking.timezone,
     'booking.manageUrl': links.manageUrl,
     'booking.paymentUrl': links.paymentUrl ?? '',
+    // The button opens the payment link when there is one: it must not say "View booking" then.
+    'booking.actionLabel': links.paymentUrl ? 'Pay now' : 'View booking',
   };
 }
 

@@ -88,7 +88,8 @@ function readDelivery(snapshot: Partial<HoldSnapshot>): DeliverySnapshot {
 
 const MS_PER_MINUTE = 60_000;
 
-function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
+/** A hold row as the hold routes answer it, read at `at` (a lapsed `ACTIVE` hold reads `EXPIRED`). */
+export function toHoldRead(row: HoldRow, serviceTimezone: string, at: Date): HoldRead {
   const snapshot = row.snapshot as unknown as HoldSnapshot;
   const expiresAt = new Date(row.expires_at);
   const isLapsed = row.status === 'ACTIVE' && expiresAt.getTime() <= at.getTime();

@@ -81,3 +81,39 @@ export const holdSchema = z
   })
   .meta({ id: 'BookingHold' });
 export type HoldRead = z.infer<typeof holdSchema>;
+
+export const holdCheckoutSchema = holdSchema
+  .extend({
+    serviceName: z.string().describe('The service as it is named now'),
+    durationMinutes: z.number().int().describe('From `startsAt` to `endsAt`'),
+    resources: z
+      .array(
+        z.object({
+          requirementId: z.string(),
+          resourceId: z.string(),
+          name: z.string(),
+          quantity: z.number().int(),
+        }),
+      )
+      .describe('The resources held for the `OPTIONAL` and `REQUIRED` requirements, named'),
+    payment: z
+      .object({
+        paymentMode: z.enum(['PAY_NOW', 'DEPOSIT', 'PAY_LATER']),
+        approvalMode: z.enum(['AUTOMATIC', 'MANUAL']),
+        currency: z.string(),
+        totalInCents: z.number().int().describe('The price in force plus the delivery fee, before tax'),
+        dueNowInCents: z
+          .number()
+          .int()
+          .describe(
+            'Paid at checkout: the total (`PAY_NOW`), the deposit (`DEPOSIT`) or nothing (`PAY_LATER`)',
+          ),
+        dueLaterInCents: z.number().int().describe('The balance after what is due now'),
+      })
+      .nullable()
+      .describe(
+        'What booking would cost under the service terms in force, before tax (conversion adds it and freezes the amounts); null when the service no longer prices the interval',
+      ),
+  })
+  .meta({ id: 'BookingHoldCheckout' });
+export type HoldCheckoutRead = z.infer<typeof holdCheckoutSchema>;

@@ -416,7 +416,7 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
       heading: '{{ booking.eventTitle }}',
       bodyText:
         '{{ booking.eventMessage }}\n\n{{ booking.serviceName }}\n{{ booking.startsAtLocal }} to {{ booking.endsAtLocal }} ({{ booking.timezone }})\nBooking {{ booking.code }}\n\nManage this booking: {{ booking.manageUrl }}',
-      ctaLabel: 'View booking',
+      ctaLabel: '{{ booking.actionLabel }}',
     },
     variables: [
       ORGANIZATION_NAME,
@@ -454,6 +454,11 @@ const DEFINITIONS: readonly EmailTemplateDefinition[] = [
         'booking.paymentUrl',
         'The payment link when a payment is due (PAYMENT_REQUIRED), else empty',
         'https://shop.example/checkout/pay?token=c1_sample',
+      ),
+      variable(
+        'booking.actionLabel',
+        'What the button opens: "Pay now" when a payment is due (it opens the payment link), else "View booking"',
+        'View booking',
       ),
     ],
     requiredVariables: [],

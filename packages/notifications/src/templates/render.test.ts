@@ -84,6 +84,42 @@ describe('renderEmailTemplate', () => {
     expect(rendered.text).toContain('First line\nsecond line');
   });
 
+  it('makes the links the sender supplies as values links of the HTML part, and nothing else', () => {
+    const booking = getEmailTemplateDefinition('BOOKING_NOTIFICATION');
+    const manageUrl = 'https://shop.example/hosted/acme/bookings/manage/m1_abc?x=1&y=2';
+    const paymentUrl = 'https://shop.example/hosted/acme/checkout/pay?token=c1_def';
+    const rendered = renderEmailTemplate({
+      definition: booking,
+      copy: {
+        ...booking.defaults,
+        bodyText: `{{ booking.eventMessage }}\n\nManage this booking: {{ booking.manageUrl }}\nPay: {{ booking.paymentUrl }} now\nhttps://typed-by-the-merchant.example`,
+      },
+      values: {
+        ...sampleMergeValues(booking),
+        'customer.name': 'https://named-by-the-customer.example',
+        'booking.eventMessage': 'Pay by https://named-by-the-customer.example',
+        'booking.manageUrl': manageUrl,
+        'booking.paymentUrl': paymentUrl,
+      },
+      links: { action: paymentUrl },
+      organization,
+    });
+    const body = bodyOf(rendered.html);
+    expect(body).toContain(
+      'Manage this booking: <a href="https://shop.example/hosted/acme/bookings/manage/m1_abc?x=1&amp;y=2" style="color:#18181b;">https://shop.example/hosted/acme/bookings/manage/m1_abc?x=1&amp;y=2</a><br>',
+    );
+    expect(body).toContain(`Pay: <a href="${paymentUrl}" style="color:#18181b;">${paymentUrl}</a> now<br>`);
+    // The button, the management link and the payment link: no other text became a link.
+    expect([...body.matchAll(/<a href="([^"]+)"/g)].map(([, href]) => href)).toEqual([
+      'https://shop.example/hosted/acme/bookings/manage/m1_abc?x=1&amp;y=2',
+      paymentUrl,
+      paymentUrl,
+    ]);
+    expect(body).toContain('Pay by https://named-by-the-customer.example');
+    expect(body).toContain('https://typed-by-the-merchant.example</p>');
+    expect(rendered.text).toContain(`Manage this booking: ${manageUrl}\nPay: ${paymentUrl} now`);
+  });
+
   it('keeps the subject, heading and call-to-action label on one line whatever the values hold', () => {
     const rendered = renderOrder({ 'order.number': '1042\r\nBcc: everyone@example.com' });
     expect(rendered.subject).toBe('Order 1042 Bcc: everyone@example.com confirmed');

@@ -70,7 +70,7 @@ const HTML_LAYOUT = htmlEngine.parse(
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:8px;font-family:Helvetica,Arial,sans-serif;color:#18181b;">',
     '<tr><td style="padding:32px 32px 8px;">',
     '<h1 style="margin:0 0 16px;font-size:22px;line-height:28px;">{{ heading }}</h1>',
-    '{% for paragraph in paragraphs %}<p style="margin:0 0 16px;font-size:16px;line-height:24px;">{% for line in paragraph %}{{ line }}{% unless forloop.last %}<br>{% endunless %}{% endfor %}</p>',
+    '{% for paragraph in paragraphs %}<p style="margin:0 0 16px;font-size:16px;line-height:24px;">{% for line in paragraph %}{% for part in line %}{% if part.href %}<a href="{{ part.href }}" style="color:#18181b;">{{ part.text }}</a>{% else %}{{ part.text }}{% endif %}{% endfor %}{% unless forloop.last %}<br>{% endunless %}{% endfor %}</p>',
     '{% endfor %}{% if links.action %}<p style="margin:24px 0;"><a href="{{ links.action }}" style="display:inline-block;padding:12px 20px;background:#18181b;color:#ffffff;border-radius:6px;text-decoration:none;font-size:16px;">{{ ctaLabel }}</a></p>{% endif %}',
     '</td></tr>',
     '<tr><td style="padding:16px 32px 24px;border-top:1px solid #e4e4e7;font-size:12px;line-height:18px;color:#71717a;">',
@@ -122,6 +122,13 @@ export function renderEmailTemplate(input: RenderEmailTemplateInput): RenderedEm
   }
   values['organization.name'] = organization.name;
   const scope = toScope(values);
+  // The links the sender supplies as merge values (the variables named `…Url`: `booking.manageUrl`,
+  // `booking.paymentUrl`, `shipment.trackingUrl`): the body prints them, and the HTML part makes each
+  // a link, as a mail client does with the text part's URL. Only these: a URL the merchant typed, or
+  // one a customer gave as their name, stays text.
+  const linkValues = Object.entries(values)
+    .filter(([name, value]) => name.endsWith('Url') && isWebLink(value))
+    .map(([, value]) => value);
 
   const rendered = {} as EmailTemplateCopy;
   for (const slot of COPY_SLOTS) {
@@ -143,7 +150,7 @@ export function renderEmailTemplate(input: RenderEmailTemplateInput): RenderedEm
     ctaLabel,
     footer,
     links,
-    paragraphs: paragraphsOf(bodyText),
+    paragraphs: paragraphsOf(bodyText).map((lines) => lines.map((line) => linkedParts(line, linkValues))),
   };
   return {
     subject,
@@ -172,6 +179,37 @@ function paragraphsOf(bodyText: string): string[][] {
         .filter((line) => line.trim() !== ''),
     )
     .filter((lines) => lines.length > 0);
+}
+
+/** One line of the HTML body as text runs and links: each occurrence of a `links` value is a link. */
+function linkedParts(line: string, links: string[]): { text: string; href: string | null }[] {
+  // `href` is always present (null for text): the layout's variables are strict.
+  const parts: { text: string; href: string | null }[] = [];
+  let rest = line;
+  for (;;) {
+    let first: { at: number; link: string } | undefined;
+    for (const link of links) {
+      const at = rest.indexOf(link);
+      // The earliest, then the longest (a link that is the start of another is never cut short).
+      if (at >= 0 && (!first || at < first.at || (at === first.at && link.length > first.link.length)))
+        first = { at, link };
+    }
+    if (!first) break;
+    if (first.at > 0) parts.push({ text: rest.slice(0, first.at), href: null });
+    parts.push({ text: first.link, href: first.link });
+    rest = rest.slice(first.at + first.link.length);
+  }
+  if (rest !== '' || parts.length === 0) parts.push({ text: rest, href: null });
+  return parts;
+}
+
+function isWebLink(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !/\s/.test(value);
+  } catch {
+    return false;
+  }
 }
 
 function requireWebLink(value: string | null | undefined, name: string): string {

@@ -95,6 +95,7 @@ describe('enqueueTemplatedEmail', () => {
         'booking.eventTitle': 'Booking confirmed',
         'booking.eventMessage': 'Your booking is confirmed.',
         'booking.manageUrl': manageUrl,
+        'booking.actionLabel': 'View booking',
       },
       links: { action: manageUrl },
       emailFrom: 'Platform <no-reply@platform.example>',
@@ -103,8 +104,9 @@ describe('enqueueTemplatedEmail', () => {
     const payload = (await readOutboxRow(handle.db, id)).payload as Record<string, string>;
     const resolved = `http://localhost:3000/hosted/${slug}/bookings/manage/m1_abc`;
     expect(payload.text).toContain(`Manage this booking: ${resolved}`);
-    expect(payload.html).toContain(`Manage this booking: ${resolved}`);
-    expect(payload.html).toContain(`href="${resolved}"`);
+    // The body's link, a link in the HTML part too, names the store.
+    expect(payload.html).toContain(`Manage this booking: <a href="${resolved}"`);
+    expect(payload.html).toContain(`>${resolved}</a>`);
     expect(`${payload.text}${payload.html}`).not.toContain('/hosted/{orgSlug}');
   });
 

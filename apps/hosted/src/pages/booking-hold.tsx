@@ -1,0 +1,194 @@
+import type { AppRouter } from '@commerce/api';
+import { VisuallyHidden } from '@commerce/ui';
+import type { inferRouterOutputs } from '@trpc/server';
+import { Fragment, useEffect, useRef, useState } from 'react';
+import { formatDateTime, formatMoney } from '../lib/format.ts';
+
+/**
+ * What the booking checkout shows of the hold: what is booked (`BookingSummary`) and the time it is
+ * held for (`HoldCountdown`). Read with `public.bookingHolds.get`, proven by the hold's key.
+ */
+export type HoldRead = inferRouterOutputs<AppRouter>['public']['bookingHolds']['get'];
+
+/** "1 hour", "90 minutes", "2 days": a booking's length in the customer's locale. */
+export function formatDuration(minutes: number): string {
+  const unit = (value: number, name: 'day' | 'hour' | 'minute') =>
+    new Intl.NumberFormat(undefined, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+  if (minutes >= 1440 && minutes % 1440 === 0) return unit(minutes / 1440, 'day');
+  if (minutes >= 60 && minutes % 60 === 0) return unit(minutes / 60, 'hour');
+  if (minutes > 120) return `${unit(Math.floor(minutes / 60), 'hour')} ${unit(minutes % 60, 'minute')}`;
+  return unit(minutes, 'minute');
+}
+
+/** The booked interval in the service's zone, named: "Nov 30, 2026, 9:00 AM UTC to 10:00 AM". */
+export function formatInterval(hold: Pick<HoldRead, 'startsAt' | 'endsAt' | 'timezone'>): string {
+  const ends = new Intl.DateTimeFormat(undefined, { timeStyle: 'short', timeZone: hold.timezone }).format(
+    new Date(hold.endsAt),
+  );
+  return `${formatDateTime(hold.startsAt, hold.timezone)} to ${ends}`;
+}
+
+/**
+ * What is due now and later, by the service's payment mode: the whole price now (`PAY_NOW`), a
+ * deposit now and the balance later (`DEPOSIT`), or nothing now (`PAY_LATER`, or a store that
+ * reviews the booking first).
+ */
+function paymentRows(payment: NonNullable<HoldRead['payment']>): [string, string][] {
+  const money = (amount: number) => formatMoney(amount, payment.currency);
+  if (payment.totalInCents === 0) return [['Price', 'Free']];
+  const rows: [string, string][] = [['Price', money(payment.totalInCents)]];
+  if (payment.approvalMode === 'MANUAL')
+    return [
+      ...rows,
+      [
+        'Due now',
+        `${money(0)}: the store reviews your booking first${
+          payment.dueNowInCents > 0 ? `, then asks for ${money(payment.dueNowInCents)}` : ''
+        }`,
+      ],
+    ];
+  if (payment.paymentMode === 'DEPOSIT')
+    return [
+      ...rows,
+      ['Deposit due now', money(payment.dueNowInCents)],
+      ['Balance due later', money(payment.dueLaterInCents)],
+    ];
+  return [
+    ...rows,
+    ['Due now', money(payment.dueNowInCents)],
+    ...(payment.dueLaterInCents > 0
+      ? [['Due later', money(payment.dueLaterInCents)] as [string, string]]
+      : []),
+  ];
+}
+
+/**
+ * The booking being made: service, when (in the service's zone), how long, with what, and its price
+ * with what is due now and later (left out with `prices={false}` once the conversion has frozen the
+ * amounts, which the page then shows itself).
+ */
+export function BookingSummary({ hold, prices = true }: { hold: HoldRead; prices?: boolean }) {
+  const resources = hold.resources.map((resource) => resource.name).filter(Boolean);
+  return (
+    <section className="card summary booking-summary" aria-labelledby="booking-summary-title">
+      <h2 id="booking-summary-title">{hold.serviceName}</h2>
+      <dl className="facts">
+        <dt>When</dt>
+        <dd>{formatInterval(hold)}</dd>
+        <dt>Duration</dt>
+        <dd>{formatDuration(hold.durationMinutes)}</dd>
+        {hold.quantity > 1 ? (
+          <>
+            <dt>Party size</dt>
+            <dd>{hold.quantity}</dd>
+          </>
+        ) : null}
+        {resources.length > 0 ? (
+          <>
+            <dt>With</dt>
+            <dd>{resources.join(', ')}</dd>
+          </>
+        ) : null}
+        {hold.delivery.method === 'DELIVERY' ? (
+          <>
+            <dt>Delivery</dt>
+            <dd>{hold.payment ? formatMoney(hold.delivery.feeInCents, hold.payment.currency) : 'Yes'}</dd>
+          </>
+        ) : null}
+        {hold.payment && prices
+          ? paymentRows(hold.payment).map(([term, value]) => (
+              <Fragment key={term}>
+                <dt>{term}</dt>
+                <dd>{value}</dd>
+              </Fragment>
+            ))
+          : null}
+      </dl>
+      {hold.payment && prices && hold.payment.totalInCents > 0 ? (
+        <p className="muted small">Any tax is added when you book.</p>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The instant the server's clock reads now, by the offset of a read's `serverTime` to the browser's
+ * clock when it arrived: a browser whose clock is wrong still counts the server's minutes.
+ */
+export function serverClock(serverTime: string, receivedAt: number): () => number {
+  const offset = Date.parse(serverTime) - receivedAt;
+  return () => Date.now() + offset;
+}
+
+/** Whole seconds left until `deadline` (server time, ms), ticking once a second; 0 at the end. */
+function useSecondsLeft(deadline: number, now: () => number): number {
+  const left = () => Math.max(0, Math.ceil((deadline - now()) / 1000));
+  const [seconds, setSeconds] = useState(left);
+  useEffect(() => {
+    setSeconds(left());
+    const timer = window.setInterval(() => setSeconds(left()), 1000);
+    return () => window.clearInterval(timer);
+  }, [deadline, now]);
+  return seconds;
+}
+
+/** "9:41" (minutes and seconds), "1:02:05" past an hour. */
+export function formatClock(seconds: number): string {
+  const pad = (value: number) => String(value).padStart(2, '0');
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return hours > 0 ? `${hours}:${pad(minutes)}:${pad(seconds % 60)}` : `${minutes}:${pad(seconds % 60)}`;
+}
+
+/**
+ * What the polite live region says: the whole minutes left, so it changes (and is read) once a
+ * minute ("9 minutes left", "1 minute left"), then once more for the last minute, never every
+ * second (a screen reader would read nothing else).
+ */
+export function countdownAnnouncement(seconds: number, what: string): string {
+  if (seconds <= 0) return '';
+  if (seconds < 60) return `Less than a minute left ${what}.`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} left ${what}.`;
+}
+
+/**
+ * "Held for you for 9:41", ticking each second, with a polite live region that speaks once a
+ * minute and at the last minute (`countdownAnnouncement`). Calls `onExpired` once when the time is
+ * up; the page then says so and offers to start again.
+ */
+export function HoldCountdown({
+  deadline,
+  now,
+  label,
+  announce,
+  onExpired,
+}: {
+  /** The end, in the server's milliseconds. */
+  deadline: string;
+  now: () => number;
+  /** "Held for you for". */
+  label: string;
+  /** What the time is for, in the announcement: "to complete your booking". */
+  announce: string;
+  onExpired: () => void;
+}) {
+  const seconds = useSecondsLeft(Date.parse(deadline), now);
+  const expired = useRef(false);
+  useEffect(() => {
+    if (seconds === 0 && !expired.current) {
+      expired.current = true;
+      onExpired();
+    }
+  }, [seconds, onExpired]);
+  return (
+    <div className="hold-countdown">
+      <p>
+        {label} <strong className="hold-countdown-clock">{formatClock(seconds)}</strong>
+      </p>
+      <div role="status" aria-live="polite" aria-atomic="true">
+        <VisuallyHidden>{countdownAnnouncement(seconds, announce)}</VisuallyHidden>
+      </div>
+    </div>
+  );
+}
