@@ -1,6 +1,15 @@
-import type { DatabaseHandle } from '@commerce/db';
+import type { Database, DatabaseHandle } from '@commerce/db';
 import { createTestDatabase } from '@commerce/db/testing';
+import {
+  type CompiledQuery,
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SQL } from '../../../../bench/bare-sql.ts';
 import {
   findTenantBySlug,
   findTenantWithOriginsBySlug,
@@ -114,13 +123,56 @@ describe('findTenantWithProfileBySlug', () => {
       organizationId: 'org_plain',
       slug: 'plain-shop',
       name: 'Plain',
-      profile: { displayName: null, logoUrl: null, websiteUrl: null },
+      profile: { displayName: null, logoUrl: null, websiteUrl: null, locale: 'en-US' },
     });
     expect((await findTenantWithProfileBySlug(handle.db, 'profiled-shop'))?.profile).toEqual({
       displayName: 'Profiled Goods',
       logoUrl: null,
       websiteUrl: 'https://profiled.example/',
+      locale: 'en-US',
     });
+  });
+
+  it("reads the store's locale, and the default for a stored value the settings would refuse", async () => {
+    await handle.db
+      .insertInto('organizations')
+      .values([
+        { id: 'org_german', slug: 'german-shop', name: 'German' },
+        { id: 'org_garbled', slug: 'garbled-shop', name: 'Garbled' },
+      ])
+      .execute();
+    const settingsRow = (organizationId: string, locale: string) => ({
+      organization_id: organizationId,
+      business_profile: JSON.stringify({ locale }),
+      checkout_settings: '{}',
+      api_settings: '{}',
+      notifications: '{}',
+    });
+    await handle.db
+      .insertInto('organization_settings')
+      .values([settingsRow('org_german', 'de-DE'), settingsRow('org_garbled', 'not a locale!')])
+      .execute();
+    expect((await findTenantWithProfileBySlug(handle.db, 'german-shop'))?.profile.locale).toBe('de-DE');
+    expect((await findTenantWithProfileBySlug(handle.db, 'garbled-shop'))?.profile.locale).toBe('en-US');
+  });
+
+  it("sends exactly the bench's bare-server text (bench/bare-sql.ts), so the two measure the same query", async () => {
+    const sent: CompiledQuery[] = [];
+    const dry = new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (inner) => new PostgresIntrospector(inner),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+      log: (event) => {
+        if (event.level === 'query') sent.push(event.query);
+      },
+    });
+    await findTenantWithProfileBySlug(dry, 'some-shop');
+    expect(sent.map((query) => [query.sql, query.parameters])).toEqual([
+      [SQL.tenantWithProfile, ['some-shop', 'ACTIVE']],
+    ]);
   });
 
   it('finds no suspended, unknown or malformed organization', async () => {

@@ -1,6 +1,6 @@
 import { type Database, prepared, withParameters } from '@commerce/db';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
-import { webUrl } from '../settings/schemas.ts';
+import { canonicalLocale, DEFAULT_STORE_LOCALE, webUrl } from '../settings/schemas.ts';
 import { organizationSlugSchema } from './schemas.ts';
 
 const webUrlSchema = webUrl();
@@ -79,17 +79,21 @@ export interface StorefrontProfile {
   displayName: string | null;
   logoUrl: string | null;
   websiteUrl: string | null;
+  /** The store's BCP 47 locale (`businessProfile.locale`), `en-US` while unset. */
+  locale: string;
 }
 
 let compiledLookupWithProfile:
-  | CompiledQuery<TenantRow & { display_name: unknown; logo_url: unknown; website_url: unknown }>
+  | CompiledQuery<
+      TenantRow & { display_name: unknown; logo_url: unknown; website_url: unknown; locale: unknown }
+    >
   | undefined;
 
 /**
  * `findTenantBySlug` with the store's public profile, in the same one query: the storefront's
  * organization read is the most frequent public read, and a second round trip for the settings row
- * would double its cost. Values are read defensively (a URL that is not http or https is null),
- * whatever older rows or hand edits hold.
+ * would double its cost. Values are read defensively (a URL that is not http or https is null, a
+ * locale the settings would refuse is the default), whatever older rows or hand edits hold.
  */
 export async function findTenantWithProfileBySlug(
   db: Kysely<Database>,
@@ -103,6 +107,7 @@ export async function findTenantWithProfileBySlug(
         sql<unknown>`organization_settings.business_profile ->> 'displayName'`.as('display_name'),
         sql<unknown>`organization_settings.business_profile ->> 'logoUrl'`.as('logo_url'),
         sql<unknown>`organization_settings.business_profile ->> 'websiteUrl'`.as('website_url'),
+        sql<unknown>`organization_settings.business_profile ->> 'locale'`.as('locale'),
       ])
       .compile(),
   );
@@ -119,6 +124,7 @@ export async function findTenantWithProfileBySlug(
         typeof row.display_name === 'string' && row.display_name.trim() !== '' ? row.display_name : null,
       logoUrl: readWebUrl(row.logo_url),
       websiteUrl: readWebUrl(row.website_url),
+      locale: (typeof row.locale === 'string' && canonicalLocale(row.locale)) || DEFAULT_STORE_LOCALE,
     },
   };
 }
