@@ -139,8 +139,8 @@ function useDocumentTitle(routeId: string | undefined) {
 }
 
 function Layout() {
-  // The store's locale for texts and formats; the page below is drawn again in it once known.
-  const locale = useStoreLocale();
+  // The store's locale for texts and formats: the page is drawn once it is in force.
+  const ready = useStoreLocale();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   // A path no route matches ends at the root's match: "Page not found".
   const routeId = useRouterState({ select: (state) => state.matches.at(-1)?.routeId });
@@ -168,13 +168,17 @@ function Layout() {
       </header>
       <main id="main" tabIndex={-1} data-width={width}>
         {/*
-          A page's code arrives on first visit: its skeleton stands in meanwhile. Keyed by the
-          locale: a store in another locale than the default draws its page again, whole, once the
-          store is read (its data comes from the query cache), so no text or number stays in en-US.
+          The page waits for the store's read (its skeleton stands in), so its first render is in
+          the store's locale and nothing the shopper typed is lost to a redraw; a page's code
+          arrives on first visit, its skeleton standing in meanwhile too.
         */}
-        <Suspense key={locale} fallback={<Loading what={t('loading.page')} />}>
-          <Outlet />
-        </Suspense>
+        {ready ? (
+          <Suspense fallback={<Loading what={t('loading.page')} />}>
+            <Outlet />
+          </Suspense>
+        ) : (
+          <Loading what={t('loading.page')} />
+        )}
       </main>
       <ToastRegion />
     </>

@@ -180,6 +180,8 @@ export const en = {
   'order.shippedAt': (when: string) => `Shipped ${when}`,
   'order.alsoShippedAt': (when: string) => ` · shipped ${when}`,
   'order.carrier': 'Carrier',
+  /** A line of a shipment or a return: "2 × Tee" (the quantity already in the store's digits). */
+  'order.quantityOf': (quantity: string, name: string) => `${quantity} × ${name}`,
   'order.track': 'Track the parcel',
 
   // Returns.

@@ -50,17 +50,21 @@ export function currentLocale(): string {
   return locale;
 }
 
+/** The canonical form of a tag (`de-de` → `de-DE`), `en-US` for one that is not well formed. */
+export function canonicalLocale(tag: string): string {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] ?? DEFAULT_LOCALE;
+  } catch {
+    return DEFAULT_LOCALE;
+  }
+}
+
 /**
- * Sets the store's locale for texts and formats (a well-formed tag; anything else keeps the
- * default) and tells the components that read it. Called once the store is known.
+ * Sets the store's locale for texts and formats (a well-formed tag; anything else is the default)
+ * and tells the components that read it. Called once the store is known.
  */
 export function setLocale(next: string): void {
-  let canonical = DEFAULT_LOCALE;
-  try {
-    canonical = Intl.getCanonicalLocales(next)[0] ?? DEFAULT_LOCALE;
-  } catch {
-    canonical = DEFAULT_LOCALE;
-  }
+  const canonical = canonicalLocale(next);
   if (canonical === locale) return;
   locale = canonical;
   catalogue = catalogueFor(canonical);

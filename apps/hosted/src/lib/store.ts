@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLayoutEffect } from 'react';
-import { useLocale } from '../i18n/index.ts';
+import { canonicalLocale, useLocale } from '../i18n/index.ts';
 import { setStoreLocale } from './format.ts';
 import { useTRPC } from './trpc.ts';
 
@@ -16,9 +16,10 @@ export function useStore() {
 /**
  * The store's locale for the whole page, once the store is known: texts, money, numbers and dates
  * (`setStoreLocale`) and `<html lang>` (screen readers' voice, hyphenation, the browser's own
- * widgets). Until then, and when the store cannot be read, `en-US`. Answers the locale in force.
+ * widgets). Until then, and when the store cannot be read, `en-US`. Answers whether the page may
+ * be drawn: the store's read has settled and its locale is in force (a read that failed: `en-US`).
  */
-export function useStoreLocale(): string {
+export function useStoreLocale(): boolean {
   const store = useStore();
   const locale = store.data?.locale;
   // Before paint, so a store's first render in its own language is the one the shopper sees.
@@ -29,5 +30,5 @@ export function useStoreLocale(): string {
   useLayoutEffect(() => {
     document.documentElement.lang = current;
   }, [current]);
-  return current;
+  return store.isError || (locale !== undefined && canonicalLocale(locale) === current);
 }

@@ -1,7 +1,7 @@
 import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useText } from '../i18n/index.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { formatDateTime, formatNumber } from '../lib/format.ts';
 import { orderProgress, paymentInWords } from '../lib/order-status.ts';
 import { AddressBlock, LineItemsTable, TotalsList } from '../line-items.tsx';
 
@@ -92,9 +92,7 @@ export function OrderView({ order }: { order: CustomerOrder }) {
                 ) : null}
                 <ul>
                   {shipment.lines.map((line) => (
-                    <li key={line.name}>
-                      {line.quantity} × {line.name}
-                    </li>
+                    <li key={line.name}>{t('order.quantityOf', formatNumber(line.quantity), line.name)}</li>
                   ))}
                 </ul>
               </li>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
 import { type MessageKey, useText } from '../i18n/index.ts';
-import { formatDate, formatMoney } from '../lib/format.ts';
+import { formatDate, formatMoney, formatNumber } from '../lib/format.ts';
 import { orderProgress } from '../lib/order-status.ts';
 import { createReturnByReferenceInputSchema, fieldErrors, RETURN_REASONS } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC, useTRPCClient } from '../lib/trpc.ts';
@@ -208,7 +208,8 @@ function Returns({ orderReference }: { orderReference: string }) {
             <ul>
               {item.lines.map((line) => (
                 <li key={line.lineId}>
-                  {line.quantity} × {line.name} ({t('returns.reasonName', line.reason)})
+                  {t('order.quantityOf', formatNumber(line.quantity), line.name)} (
+                  {t('returns.reasonName', line.reason)})
                 </li>
               ))}
             </ul>
