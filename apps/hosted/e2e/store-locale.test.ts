@@ -56,6 +56,35 @@ describe('formats and language follow the store, not the browser', () => {
     await checkPage(page, 'store-locale-de-addresses-1280');
   });
 
+  it('draws the page only once the store is read, so its first render is already in the store locale', async () => {
+    const { page } = await hosted.newPage({ width: 390 });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/trpc/public.organization.get**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Every text the page draws while the store is unknown, with the page's lang at that moment.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        if (document.querySelector('h1')) seen.push(document.documentElement.lang);
+      }).observe(document, { subtree: true, childList: true });
+    });
+    await page.goto(`/hosted/${GERMAN}/account/sign-in`);
+    await page.getByRole('status').filter({ hasText: 'Loading the page…' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Sign in' }).count()).toBe(0);
+    release();
+    await heading(page, 'Sign in');
+    // No heading was ever drawn in en-US (a page drawn early, then again, would lose what was typed).
+    const langs = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(langs.length).toBeGreaterThan(0);
+    expect(new Set(langs)).toEqual(new Set(['de-DE']));
+  });
+
   it('an en-US store reads as before: lang="en-US", "$30.00" and "Nov 29, 2026"-style dates', async () => {
     const { page } = await hosted.newPage({ width: 1280 });
     await signIn(hosted, page, AMERICAN, EMAIL);
