@@ -235,7 +235,12 @@ async function main() {
     const slug = c.req.header('x-organization-slug')?.trim();
     if (!slug || !SLUG.test(slug)) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
     const row = (await store.query(SQL.tenantWithProfile, [slug, 'ACTIVE']))[0] as
-      | (Tenant & { display_name: string | null; logo_url: string | null; website_url: string | null })
+      | (Tenant & {
+          display_name: string | null;
+          logo_url: string | null;
+          website_url: string | null;
+          locale: string | null;
+        })
       | undefined;
     if (!row) return c.json({ error: { code: 'NOT_FOUND' } }, 404);
     if (!allow(`public-read:${row.id}:${getConnInfo(c).remote.address ?? 'unknown'}`)) {
@@ -248,6 +253,7 @@ async function main() {
       displayName: row.display_name,
       logoUrl: row.logo_url,
       websiteUrl: row.website_url,
+      locale: row.locale ?? 'en-US',
     });
   });
 

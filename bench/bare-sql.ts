@@ -14,7 +14,7 @@ export const SQL = {
    * keeps its tenants in memory instead, so it usually sends none).
    */
   tenantWithProfile:
-    '/* prepared */ select "organizations"."id", "organizations"."slug", "organizations"."name", organization_settings.business_profile ->> \'displayName\' as "display_name", organization_settings.business_profile ->> \'logoUrl\' as "logo_url", organization_settings.business_profile ->> \'websiteUrl\' as "website_url" from "organizations" left join "organization_settings" on "organization_settings"."organization_id" = "organizations"."id" where "organizations"."slug" = $1 and "organizations"."status" = $2',
+    '/* prepared */ select "organizations"."id", "organizations"."slug", "organizations"."name", organization_settings.business_profile ->> \'displayName\' as "display_name", organization_settings.business_profile ->> \'logoUrl\' as "logo_url", organization_settings.business_profile ->> \'websiteUrl\' as "website_url", organization_settings.business_profile ->> \'locale\' as "locale" from "organizations" left join "organization_settings" on "organization_settings"."organization_id" = "organizations"."id" where "organizations"."slug" = $1 and "organizations"."status" = $2',
   user: 'select * from "merchant_users" where "subject" = $1',
   membership: 'select * from "memberships" where "organization_id" = $1 and "user_id" = $2 and "status" = $3',
   list: 'select "memberships".*, "merchant_users"."name" as "user_name" from "memberships" left join "merchant_users" on "merchant_users"."id" = "memberships"."user_id" where "memberships"."organization_id" = $1 order by "memberships"."created_at" asc, "memberships"."id" asc limit $2',

@@ -1,29 +1,44 @@
 import { useEffect, useMemo, useState } from 'react';
+import { currentLocale, useLocale, useText } from './i18n/index.ts';
 import { COUNTRY_CODES } from './lib/checkout-schemas.ts';
 
-/** Country names in the customer's language (the code itself where the browser has none). */
-export const countryNames = (() => {
-  try {
-    return new Intl.DisplayNames(undefined, { type: 'region' });
-  } catch {
-    return undefined;
-  }
-})();
+/**
+ * Country names come from Intl (`Intl.DisplayNames`) in the store's language, not from a list of
+ * ours: every language the browser knows has them, so a translation of the pages needs none.
+ */
+const displayNames = new Map<string, Intl.DisplayNames | undefined>();
 
-/** The name of a country code, for showing a saved address. */
-export function countryName(code: string): string {
-  return countryNames?.of(code) ?? code;
+function namesIn(locale: string): Intl.DisplayNames | undefined {
+  if (!displayNames.has(locale)) {
+    let names: Intl.DisplayNames | undefined;
+    try {
+      names = new Intl.DisplayNames(locale, { type: 'region' });
+    } catch {
+      names = undefined;
+    }
+    displayNames.set(locale, names);
+  }
+  return displayNames.get(locale);
 }
 
-/** The country list the server accepts (ISO 3166, as checkout), by name in the customer's language. */
+/** The name of a country code in the store's language (the code itself where Intl has none). */
+export function countryName(code: string): string {
+  try {
+    return namesIn(currentLocale())?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** The country list the server accepts (ISO 3166, as checkout), by name in the store's language. */
 export function useCountries() {
-  return useMemo(
-    () =>
-      COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
-        a.name.localeCompare(b.name),
-      ),
-    [],
-  );
+  const locale = useLocale();
+  return useMemo(() => {
+    const collator = new Intl.Collator(locale);
+    return COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
+      collator.compare(a.name, b.name),
+    );
+  }, [locale]);
 }
 
 /**
@@ -44,11 +59,12 @@ export function CountrySelect({
   errors: Record<string, string>;
 }) {
   const countries = useCountries();
+  const t = useText();
   const [shown, setShown] = useState(errors[name]);
   useEffect(() => setShown(errors[name]), [errors, name]);
   return (
     <div className="field">
-      <label htmlFor={id}>Country</label>
+      <label htmlFor={id}>{t('country.label')}</label>
       <select
         id={id}
         name={name}
@@ -59,7 +75,7 @@ export function CountrySelect({
         defaultValue={defaultValue}
         onChange={() => setShown(undefined)}
       >
-        <option value="">Choose a country</option>
+        <option value="">{t('country.choose')}</option>
         {countries.map((country) => (
           <option key={country.code} value={country.code}>
             {country.name}

@@ -2,7 +2,8 @@ import { Skeleton, ToastRegion } from '@commerce/ui';
 import { createRootRouteWithContext, Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
-import { useStore } from './lib/store.ts';
+import { type MessageKey, t, useText } from './i18n/index.ts';
+import { useStore, useStoreLocale } from './lib/store.ts';
 import { Loading } from './ui.tsx';
 
 /**
@@ -23,26 +24,26 @@ export interface RouterContext {
   slug: string;
 }
 
-/** Each route's part of the document title (`<part> – <store>`), by route id. */
-const TITLES: Record<string, string> = {
-  '/account/sign-in': 'Sign in',
-  '/account/verify': 'Sign in',
-  '/account': 'Your account',
-  '/account/profile': 'Profile',
-  '/account/addresses': 'Address book',
-  '/account/orders': 'Your orders',
-  '/account/orders/$orderReference': 'Order',
-  '/account/bookings': 'Your bookings',
-  '/account/bookings/$id': 'Booking',
-  '/order-status': 'Order status',
-  '/email/unsubscribe': 'Email preferences',
-  '/cart/reminders/unsubscribe': 'Email preferences',
-  '/checkout': 'Checkout',
-  '/checkout/$token': 'Checkout',
-  '/checkout/pay': 'Checkout',
-  '/checkout/result': 'Checkout',
-  '/bookings/checkout': 'Complete your booking',
-  '/bookings/manage/$token': 'Your booking',
+/** Each route's part of the document title (`<part> – <store>`), by route id: a catalogue key. */
+const TITLES: Record<string, MessageKey> = {
+  '/account/sign-in': 'title.signIn',
+  '/account/verify': 'title.signIn',
+  '/account': 'title.account',
+  '/account/profile': 'title.profile',
+  '/account/addresses': 'title.addresses',
+  '/account/orders': 'title.orders',
+  '/account/orders/$orderReference': 'title.order',
+  '/account/bookings': 'title.bookings',
+  '/account/bookings/$id': 'title.booking',
+  '/order-status': 'title.orderStatus',
+  '/email/unsubscribe': 'title.emailPreferences',
+  '/cart/reminders/unsubscribe': 'title.emailPreferences',
+  '/checkout': 'title.checkout',
+  '/checkout/$token': 'title.checkout',
+  '/checkout/pay': 'title.checkout',
+  '/checkout/result': 'title.checkout',
+  '/bookings/checkout': 'title.completeBooking',
+  '/bookings/manage/$token': 'title.yourBooking',
 };
 
 /** Paths where the shopper is paying or booking: the header shows the store alone, no account menu. */
@@ -72,7 +73,7 @@ function StoreBrand({ focused }: { focused: boolean }) {
         <Skeleton width="9rem" height="1.5rem" />
       </span>
     );
-  const name = store.data?.displayName ?? store.data?.name ?? 'Store';
+  const name = store.data?.displayName ?? store.data?.name ?? t('shell.storeFallback');
   // The page's policy allows images from https origins only: an http logo would be blocked.
   const logoUrl = store.data?.logoUrl;
   const logo = logoUrl?.startsWith('https:') && !logoFailed ? logoUrl : undefined;
@@ -98,25 +99,26 @@ function StoreBrand({ focused }: { focused: boolean }) {
 }
 
 function AccountNav() {
+  const t = useText();
   return (
-    <nav aria-label="Account" className="account-nav">
+    <nav aria-label={t('shell.accountNav')} className="account-nav">
       <ul>
         <li>
           <Link to="/account" activeOptions={{ exact: true }}>
-            Account
+            {t('nav.account')}
           </Link>
         </li>
         <li>
-          <Link to="/account/orders">Orders</Link>
+          <Link to="/account/orders">{t('nav.orders')}</Link>
         </li>
         <li>
-          <Link to="/account/bookings">Bookings</Link>
+          <Link to="/account/bookings">{t('nav.bookings')}</Link>
         </li>
         <li>
-          <Link to="/account/addresses">Addresses</Link>
+          <Link to="/account/addresses">{t('nav.addresses')}</Link>
         </li>
         <li>
-          <Link to="/account/profile">Profile</Link>
+          <Link to="/account/profile">{t('nav.profile')}</Link>
         </li>
       </ul>
     </nav>
@@ -126,15 +128,19 @@ function AccountNav() {
 /** `<page> – <store>`, kept as the route and the store's name change. */
 function useDocumentTitle(routeId: string | undefined) {
   const store = useStore();
+  const t = useText();
   const name = store.data?.displayName ?? store.data?.name;
-  const part = routeId === undefined ? undefined : (TITLES[routeId] ?? 'Page not found');
+  const part = routeId === undefined ? undefined : t(TITLES[routeId] ?? 'title.notFound');
+  const fallback = t('shell.storeFallback');
   useEffect(() => {
     const title = [part, name].filter(Boolean).join(' – ');
-    document.title = title || 'Store';
-  }, [part, name]);
+    document.title = title || fallback;
+  }, [part, name, fallback]);
 }
 
 function Layout() {
+  // The store's locale for texts and formats: the page is drawn once it is in force.
+  const ready = useStoreLocale();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   // A path no route matches ends at the root's match: "Page not found".
   const routeId = useRouterState({ select: (state) => state.matches.at(-1)?.routeId });
@@ -146,14 +152,14 @@ function Layout() {
   return (
     <>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <header className="site-header">
         <div className="site-header-inner" data-width={width}>
           <StoreBrand focused={focused} />
           {focused ? (
             <span className="secure-note">
-              <LockIcon /> Secure checkout
+              <LockIcon /> {t('shell.secureCheckout')}
             </span>
           ) : signingIn ? null : (
             <AccountNav />
@@ -161,10 +167,18 @@ function Layout() {
         </div>
       </header>
       <main id="main" tabIndex={-1} data-width={width}>
-        {/* A page's code arrives on first visit: its skeleton stands in meanwhile. */}
-        <Suspense fallback={<Loading what="the page" />}>
-          <Outlet />
-        </Suspense>
+        {/*
+          The page waits for the store's read (its skeleton stands in), so its first render is in
+          the store's locale and nothing the shopper typed is lost to a redraw; a page's code
+          arrives on first visit, its skeleton standing in meanwhile too.
+        */}
+        {ready ? (
+          <Suspense fallback={<Loading what={t('loading.page')} />}>
+            <Outlet />
+          </Suspense>
+        ) : (
+          <Loading what={t('loading.page')} />
+        )}
       </main>
       <ToastRegion />
     </>
@@ -185,14 +199,19 @@ function LockIcon() {
   );
 }
 
-export const rootRoute = createRootRouteWithContext<RouterContext>()({
-  component: Layout,
-  notFoundComponent: () => (
+function NotFound() {
+  const t = useText();
+  return (
     <section className="page">
-      <h1>Page not found</h1>
+      <h1>{t('title.notFound')}</h1>
       <p>
-        <Link to="/account">Go to your account</Link>
+        <Link to="/account">{t('notFound.toAccount')}</Link>
       </p>
     </section>
-  ),
+  );
+}
+
+export const rootRoute = createRootRouteWithContext<RouterContext>()({
+  component: Layout,
+  notFoundComponent: NotFound,
 });

@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useRouteContext } from '@tanstack/react-router';
 import type { inferRouterInputs } from '@trpc/server';
 import type { ReactNode } from 'react';
+import { useText } from './i18n/index.ts';
 import { signedInStore } from './lib/tenant.ts';
 import { createClient, readFailure, useTRPC, useTRPCClient } from './lib/trpc.ts';
 import { Button, FailureNotice, Loading, Page } from './ui.tsx';
@@ -41,6 +42,7 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const t = useText();
   const other = signedInStore.get();
   const switchStore = useMutation({
     mutationFn: async () => {
@@ -56,28 +58,25 @@ export function RequireSession({ children }: { children: ReactNode }) {
     },
   });
 
-  if (profile.isPending) return <Loading what="your account" />;
+  if (profile.isPending) return <Loading what={t('session.loading')} />;
   if (profile.isError) {
     const failure = readFailure(profile.error);
     if (failure.status !== 401) return <FailureNotice failure={failure} />;
     if (other !== undefined && other !== slug)
       return (
-        <Page title="You are signed in to another store">
-          <p>
-            This browser is signed in to another store. Sign in again to see your account here; that signs you
-            out of the other store.
-          </p>
+        <Page title={t('session.otherStoreTitle')}>
+          <p>{t('session.otherStoreText')}</p>
           <Button onPress={() => switchStore.mutate()} isDisabled={switchStore.isPending}>
-            Sign in again
+            {t('session.signInAgain')}
           </Button>
         </Page>
       );
     return (
-      <Page title="Sign in to your account">
-        <p>Your orders, addresses and bookings are one sign-in away.</p>
+      <Page title={t('session.signInTitle')}>
+        <p>{t('session.signInText')}</p>
         <p>
           <Link to="/account/sign-in" search={{ redirect: location.href }} className="button button-primary">
-            Sign in
+            {t('session.signIn')}
           </Link>
         </p>
       </Page>
@@ -91,6 +90,7 @@ export function SignOutButton() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const t = useText();
   const logout = useMutation(trpc.customer.auth.logout.mutationOptions());
   return (
     <>
@@ -109,7 +109,7 @@ export function SignOutButton() {
           await navigate({ to: '/account/sign-in' });
         }}
       >
-        Sign out
+        {t('session.signOut')}
       </Button>
       {logout.isError && readFailure(logout.error).status !== 401 ? (
         <FailureNotice failure={readFailure(logout.error)} />

@@ -11,6 +11,7 @@ import {
   Notice as UiNotice,
 } from '@commerce/ui';
 import type { ReactNode } from 'react';
+import { t } from './i18n/index.ts';
 import { formatWait } from './lib/format.ts';
 import type { ApiFailure } from './lib/trpc.ts';
 
@@ -89,10 +90,10 @@ export function FailureNotice({ failure, fallback }: { failure: ApiFailure | und
   if (failure.code === 'RATE_LIMIT_EXCEEDED')
     return (
       <UiNotice tone="error">
-        Too many attempts.{' '}
+        {t('failure.tooMany')}{' '}
         {failure.retryAfterSeconds === undefined
-          ? 'Please wait a little and try again.'
-          : `Try again ${formatWait(failure.retryAfterSeconds)}.`}
+          ? t('failure.waitAndRetry')
+          : t('failure.retryIn', formatWait(failure.retryAfterSeconds))}
       </UiNotice>
     );
   return <UiNotice tone="error">{fallback ?? failure.message}</UiNotice>;
@@ -105,7 +106,7 @@ export function FailureNotice({ failure, fallback }: { failure: ApiFailure | und
 export function Loading({ what }: { what: string }) {
   return (
     <div className="page page-loading">
-      <UiLoading label={`Loading ${what}…`}>
+      <UiLoading label={t('loading.label', what)}>
         <Skeleton width="14rem" height="2rem" />
         <Skeleton height="2.75rem" radius="md" />
         <Skeleton height="2.75rem" radius="md" />

@@ -29,6 +29,7 @@ describe('GET /public/organization', () => {
       displayName: null,
       logoUrl: null,
       websiteUrl: null,
+      locale: 'en-US',
     });
   });
 
@@ -44,11 +45,32 @@ describe('GET /public/organization', () => {
       id: shop.organizationId,
       slug: shop.slug,
       name: expect.any(String),
+      locale: 'en-US',
       ...profile,
     });
 
     await shop.call('owner', 'PATCH', '/merchant/settings', { businessProfile: { logoUrl: null } });
     expect(await read()).toMatchObject({ displayName: 'Northwind Goods', logoUrl: null });
+  });
+
+  it("answers the store's locale once set, at once: the read is never cached, so it has no tag to go stale", async () => {
+    const first = await h.app.request('/api/v1/public/organization', {
+      headers: { 'x-organization-slug': shop.slug },
+    });
+    expect(first.headers.get('etag')).toBeNull();
+    expect(first.headers.get('cache-control')).toBe('private, no-store');
+    const patched = await shop.call('owner', 'PATCH', '/merchant/settings', {
+      businessProfile: { locale: 'de-DE' },
+    });
+    expect(patched.status).toBe(200);
+    expect(await read()).toMatchObject({ locale: 'de-DE' });
+    const invalid = await shop.call('owner', 'PATCH', '/merchant/settings', {
+      businessProfile: { locale: 'de_DE' },
+    });
+    expect(invalid.status).toBe(400);
+    expect(await read()).toMatchObject({ locale: 'de-DE' });
+    await shop.call('owner', 'PATCH', '/merchant/settings', { businessProfile: { locale: null } });
+    expect(await read()).toMatchObject({ locale: 'en-US' });
   });
 
   it('documents the new fields in the OpenAPI document', async () => {
@@ -63,7 +85,8 @@ describe('GET /public/organization', () => {
       'displayName',
       'logoUrl',
       'websiteUrl',
+      'locale',
     ]);
-    expect(schema.required).toEqual(['id', 'slug', 'name', 'displayName', 'logoUrl', 'websiteUrl']);
+    expect(schema.required).toEqual(['id', 'slug', 'name', 'displayName', 'logoUrl', 'websiteUrl', 'locale']);
   });
 });

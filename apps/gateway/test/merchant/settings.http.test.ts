@@ -28,7 +28,7 @@ interface Settings {
 }
 
 const DEFAULTS: Settings = {
-  businessProfile: {},
+  businessProfile: { locale: 'en-US' },
   checkoutSettings: {
     currency: 'USD',
     taxIncludedInPrices: false,
@@ -158,7 +158,7 @@ describe('PATCH /merchant/settings', () => {
 
     expect(second.status).toBe(200);
     const expected: Settings = {
-      businessProfile: { displayName: 'Corner Shop', legalName: 'Corner Shop LLC' },
+      businessProfile: { displayName: 'Corner Shop', legalName: 'Corner Shop LLC', locale: 'en-US' },
       checkoutSettings: { ...DEFAULTS.checkoutSettings, termsUrl: 'https://corner.example/terms' },
       apiSettings: { publicOrderReadsEnabled: true, allowedOrigins: ['https://corner.example'] },
       notifications: { ...DEFAULTS.notifications, notifyOnLowStock: true, lowStockThreshold: 3 },
@@ -170,6 +170,24 @@ describe('PATCH /merchant/settings', () => {
       { categories: ['businessProfile', 'checkoutSettings', 'apiSettings', 'notifications'] },
       { categories: ['businessProfile', 'checkoutSettings'] },
     ]);
+  });
+
+  it('reads the store locale as en-US until set, stores a valid tag canonical and clears it with null', async () => {
+    const fresh = await createRoleFixture(h, 'locale-shop', ['settings:manage']);
+    const read = async () =>
+      ((await (await fresh.call('owner', 'GET', '/merchant/settings')).json()) as Settings).businessProfile;
+    expect((await read()).locale).toBe('en-US');
+    const patched = await fresh.call('owner', 'PATCH', '/merchant/settings', {
+      businessProfile: { locale: 'de-de' },
+    });
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as Settings).businessProfile.locale).toBe('de-DE');
+    expect((await read()).locale).toBe('de-DE');
+    expect(
+      (await fresh.call('owner', 'PATCH', '/merchant/settings', { businessProfile: { locale: null } }))
+        .status,
+    ).toBe(200);
+    expect((await read()).locale).toBe('en-US');
   });
 
   it('answers 200 with the settings and records no audit for a patch that changes nothing', async () => {
@@ -210,6 +228,11 @@ describe('PATCH /merchant/settings', () => {
       [{ apiSettings: { allowedOrigins: ['https://x.example/path'] } }, 'apiSettings.allowedOrigins.0'],
       [{ notifications: { lowStockThreshold: -1 } }, 'notifications.lowStockThreshold'],
       [{ businessProfile: null }, 'businessProfile'],
+      [{ businessProfile: { locale: 'not a locale' } }, 'businessProfile.locale'],
+      [{ businessProfile: { locale: 'en_US' } }, 'businessProfile.locale'],
+      [{ businessProfile: { locale: 'xx-YY' } }, 'businessProfile.locale'],
+      [{ businessProfile: { locale: `de-${'x'.repeat(40)}` } }, 'businessProfile.locale'],
+      [{ businessProfile: { locale: 49 } }, 'businessProfile.locale'],
     ];
     for (const [body, path] of cases) {
       const error = await expectError(
@@ -259,7 +282,7 @@ describe('PATCH /merchant/settings', () => {
       'FORBIDDEN',
     );
     const read = (await (await other.call('owner', 'GET', '/merchant/settings')).json()) as Settings;
-    expect(read.businessProfile).toEqual({ displayName: 'Other' });
+    expect(read.businessProfile).toEqual({ displayName: 'Other', locale: 'en-US' });
     const mine = (await (await shop.call('owner', 'GET', '/merchant/settings')).json()) as Settings;
     expect(mine.businessProfile.displayName).not.toBe('Other');
   });

@@ -6,6 +6,8 @@
  * a path and zod's text), goes through `plainMessage`, which says what to enter in words.
  */
 
+import { type MessageKey, t } from '../i18n/index.ts';
+
 /** A zod issue as the browser's parse has it, or a server issue (a path and zod's text only). */
 export interface IssueLike {
   code?: string;
@@ -17,43 +19,34 @@ export interface IssueLike {
   input?: unknown;
 }
 
-const EMAIL = 'Enter an email address like name@example.com';
-
-/** What to say, by the field's path (its last segment also matches). */
-const FIELDS: Record<string, { missing: string; invalid?: string }> = {
-  email: { missing: 'Enter your email address', invalid: EMAIL },
-  customerEmail: { missing: 'Enter your email address', invalid: EMAIL },
-  customerName: { missing: 'Enter your full name' },
-  signerName: { missing: 'Enter your full name' },
-  name: { missing: 'Enter a name' },
-  company: { missing: 'Enter the company name' },
-  customerPhone: { missing: 'Enter your phone number' },
-  phone: { missing: 'Enter a phone number' },
-  line1: { missing: 'Enter your street address' },
-  line2: { missing: 'Enter the apartment, suite or floor' },
-  city: { missing: 'Enter your city' },
-  state: { missing: 'Enter your state, province or region' },
-  postalCode: { missing: 'Enter your postal code' },
-  country: { missing: 'Choose a country', invalid: 'Choose a country from the list' },
-  shippingCountry: { missing: 'Choose a country', invalid: 'Choose a country from the list' },
-  'card.number': {
-    missing: 'Enter your card number',
-    invalid:
-      'This card number is not accepted here. This is a test store: use 4242 4242 4242 4242 (or another test card above).',
-  },
-  'card.expiry': {
-    missing: 'Enter the expiry date as MM/YY',
-    invalid: 'Enter the expiry date as MM/YY, for example 12/29',
-  },
-  'card.cvc': {
-    missing: 'Enter the 3 or 4 digit security code from the back of your card',
-    invalid: 'Enter the 3 or 4 digit security code from the back of your card',
-  },
-  code: { missing: 'Enter the code from the email', invalid: 'Enter the 6-digit code from the email' },
-  token: { missing: 'This sign-in link is incomplete', invalid: 'This sign-in link does not work' },
-  reason: { missing: 'Enter a reason', invalid: 'Choose a reason from the list' },
-  quantity: { missing: 'Choose how many', invalid: 'Choose a quantity you can return' },
-  customerNote: { missing: 'Enter a note' },
+/**
+ * What to say, by the field's path (its last segment also matches): catalogue keys, read in the
+ * store's language when a message is made.
+ */
+const FIELDS: Record<string, { missing: MessageKey; invalid?: MessageKey }> = {
+  email: { missing: 'field.yourEmail', invalid: 'field.email' },
+  customerEmail: { missing: 'field.yourEmail', invalid: 'field.email' },
+  customerName: { missing: 'field.fullName' },
+  signerName: { missing: 'field.fullName' },
+  name: { missing: 'field.name' },
+  company: { missing: 'field.company' },
+  customerPhone: { missing: 'field.yourPhone' },
+  phone: { missing: 'field.phone' },
+  line1: { missing: 'field.line1' },
+  line2: { missing: 'field.line2' },
+  city: { missing: 'field.city' },
+  state: { missing: 'field.state' },
+  postalCode: { missing: 'field.postalCode' },
+  country: { missing: 'field.country', invalid: 'field.countryFromList' },
+  shippingCountry: { missing: 'field.country', invalid: 'field.countryFromList' },
+  'card.number': { missing: 'field.cardNumber', invalid: 'field.cardNumberInvalid' },
+  'card.expiry': { missing: 'field.expiry', invalid: 'field.expiryInvalid' },
+  'card.cvc': { missing: 'field.cvc', invalid: 'field.cvc' },
+  code: { missing: 'field.code', invalid: 'field.codeInvalid' },
+  token: { missing: 'field.tokenMissing', invalid: 'field.tokenInvalid' },
+  reason: { missing: 'field.reason', invalid: 'field.reasonFromList' },
+  quantity: { missing: 'field.quantity', invalid: 'field.quantityInvalid' },
+  customerNote: { missing: 'field.note' },
 };
 
 type Kind = { kind: 'missing' } | { kind: 'tooLong'; max: number } | { kind: 'email' } | { kind: 'invalid' };
@@ -90,17 +83,16 @@ function kindOf(issue: IssueLike): Kind {
 /** The message a shopper reads for one issue at `path` (`shippingAddress.city`, `card.expiry` …). */
 export function plainMessage(path: string, issue: IssueLike): string {
   const field = FIELDS[path] ?? FIELDS[path.split('.').at(-1) ?? ''];
-  if (path === 'card.expiry' && /expired/.test(issue.message))
-    return 'This card has expired. Check the expiry date, or use another card.';
+  if (path === 'card.expiry' && /expired/.test(issue.message)) return t('field.expired');
   const kind = kindOf(issue);
   switch (kind.kind) {
     case 'missing':
-      return field?.missing ?? 'Fill in this field';
+      return t(field?.missing ?? 'field.missing');
     case 'tooLong':
-      return `Use at most ${kind.max} characters`;
+      return t('field.tooLong', kind.max);
     case 'email':
-      return EMAIL;
+      return t('field.email');
     default:
-      return field?.invalid ?? field?.missing ?? 'Check this entry';
+      return t(field?.invalid ?? field?.missing ?? 'field.check');
   }
 }

@@ -1,3 +1,5 @@
+import { t } from '../i18n/index.ts';
+
 /**
  * One status a shopper reads for an order, derived from the three the API keeps apart (the order's
  * `status`, its payment and its fulfillment) and its shipments, so the page never shows "Pending"
@@ -21,38 +23,35 @@ export interface OrderProgress {
 export function orderProgress(order: OrderProgressInput): OrderProgress {
   if (order.status === 'CANCELLED')
     return {
-      label: 'Cancelled',
+      label: t('progress.cancelled'),
       detail:
         order.paymentStatus === 'PAID' || order.paymentStatus === 'REFUNDED'
-          ? 'This order was cancelled. Any payment taken is refunded.'
+          ? t('progress.cancelledRefunded')
           : order.paymentStatus === 'NOT_REQUIRED'
-            ? 'This order was cancelled.'
-            : 'This order was cancelled. Nothing was charged.',
+            ? t('progress.cancelledFree')
+            : t('progress.cancelledNothingCharged'),
     };
   if (order.paymentStatus === 'FAILED')
-    return { label: 'Payment failed', detail: 'The payment did not go through. Nothing was charged.' };
+    return { label: t('progress.paymentFailed'), detail: t('progress.paymentFailedDetail') };
   if (order.paymentStatus === 'AWAITING_PAYMENT')
-    return {
-      label: 'Awaiting payment',
-      detail: 'The payment is not confirmed yet. We email you once it is.',
-    };
+    return { label: t('progress.awaitingPayment'), detail: t('progress.awaitingPaymentDetail') };
   const shipped = order.shipments.length > 0;
   if (order.fulfillmentStatus === 'FULFILLED' && shipped) {
     return order.shipments.every((shipment) => shipment.status === 'DELIVERED')
-      ? { label: 'Delivered', detail: 'Everything in this order was delivered.' }
-      : { label: 'Shipped', detail: 'Everything in this order is on its way.' };
+      ? { label: t('progress.delivered'), detail: t('progress.deliveredDetail') }
+      : { label: t('progress.shipped'), detail: t('progress.shippedDetail') };
   }
   if (order.fulfillmentStatus === 'PARTIALLY_FULFILLED' && shipped)
-    return { label: 'Partly shipped', detail: 'Some items are on their way; the rest follow.' };
+    return { label: t('progress.partlyShipped'), detail: t('progress.partlyShippedDetail') };
   switch (order.status) {
     case 'COMPLETED':
-      return { label: 'Completed', detail: 'This order is complete.' };
+      return { label: t('progress.completed'), detail: t('progress.completedDetail') };
     case 'PROCESSING':
-      return { label: 'Being prepared', detail: 'The store is preparing your order.' };
+      return { label: t('progress.preparing'), detail: t('progress.preparingDetail') };
     case 'CONFIRMED':
-      return { label: 'Confirmed', detail: 'The store confirmed your order and will prepare it soon.' };
+      return { label: t('progress.confirmed'), detail: t('progress.confirmedDetail') };
     default:
-      return { label: 'Order received', detail: 'The store has your order and will confirm it soon.' };
+      return { label: t('progress.received'), detail: t('progress.receivedDetail') };
   }
 }
 
@@ -60,13 +59,13 @@ export function orderProgress(order: OrderProgressInput): OrderProgress {
 export function paymentInWords(paymentStatus: OrderProgressInput['paymentStatus']): string | null {
   switch (paymentStatus) {
     case 'PAID':
-      return 'Paid';
+      return t('payment.paid');
     case 'REFUNDED':
-      return 'Refunded';
+      return t('payment.refunded');
     case 'AWAITING_PAYMENT':
-      return 'Awaiting confirmation';
+      return t('payment.awaiting');
     case 'FAILED':
-      return 'Failed, nothing charged';
+      return t('payment.failed');
     default:
       return null;
   }

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Checkbox } from 'react-aria-components';
 import { CountrySelect, countryName } from '../countries.tsx';
+import { useText } from '../i18n/index.ts';
 import { createAddressInputSchema, fieldErrors, updateAddressInputSchema } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
 import { RequireSession } from '../session.tsx';
@@ -60,7 +61,8 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
   const update = useMutation(trpc.customer.account.updateAddress.mutationOptions());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<ApiFailure | undefined>();
-  const title = address ? 'Edit address' : 'New address';
+  const t = useText();
+  const title = address ? t('addresses.edit') : t('addresses.new');
   return (
     <Form
       aria-label={title}
@@ -92,21 +94,21 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
       <h2>{title}</h2>
       <Field
         name="name"
-        label="Recipient"
+        label={t('addresses.recipient')}
         autoComplete="name"
         defaultValue={address?.name ?? ''}
         maxLength={200}
       />
       <Field
         name="company"
-        label="Company"
+        label={t('addresses.company')}
         autoComplete="organization"
         defaultValue={address?.company ?? ''}
         maxLength={200}
       />
       <Field
         name="line1"
-        label="Address line 1"
+        label={t('addresses.line1')}
         autoComplete="address-line1"
         isRequired
         defaultValue={address?.line1 ?? ''}
@@ -114,14 +116,14 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
       />
       <Field
         name="line2"
-        label="Address line 2"
+        label={t('addresses.line2')}
         autoComplete="address-line2"
         defaultValue={address?.line2 ?? ''}
         maxLength={300}
       />
       <Field
         name="city"
-        label="City"
+        label={t('addresses.city')}
         autoComplete="address-level2"
         isRequired
         defaultValue={address?.city ?? ''}
@@ -129,14 +131,14 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
       />
       <Field
         name="state"
-        label="State or region"
+        label={t('addresses.state')}
         autoComplete="address-level1"
         defaultValue={address?.state ?? ''}
         maxLength={200}
       />
       <Field
         name="postalCode"
-        label="Postal code"
+        label={t('addresses.postalCode')}
         autoComplete="postal-code"
         defaultValue={address?.postalCode ?? ''}
         maxLength={32}
@@ -149,7 +151,7 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
       />
       <Field
         name="phone"
-        label="Phone"
+        label={t('addresses.phone')}
         type="tel"
         autoComplete="tel"
         defaultValue={address?.phone ?? ''}
@@ -157,21 +159,21 @@ function AddressForm({ address, onDone }: { address?: Address; onDone: () => voi
       />
       <CheckboxField
         name="isDefaultShipping"
-        label="Default shipping address"
+        label={t('addresses.defaultShipping')}
         defaultSelected={address?.isDefaultShipping ?? false}
       />
       <CheckboxField
         name="isDefaultBilling"
-        label="Default billing address"
+        label={t('addresses.defaultBilling')}
         defaultSelected={address?.isDefaultBilling ?? false}
       />
       <FailureNotice failure={failure} />
       <div className="actions">
         <Button type="submit" isDisabled={create.isPending || update.isPending}>
-          Save address
+          {t('addresses.save')}
         </Button>
         <Button variant="secondary" onPress={onDone}>
-          Cancel
+          {t('addresses.cancel')}
         </Button>
       </div>
     </Form>
@@ -183,6 +185,7 @@ function AddressCard({ address }: { address: Address }) {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const t = useText();
   const remove = useMutation(
     trpc.customer.account.deleteAddress.mutationOptions({
       onSuccess: () =>
@@ -210,12 +213,16 @@ function AddressCard({ address }: { address: Address }) {
           ))}
       </address>
       <p>
-        {address.isDefaultShipping ? <strong>Default shipping. </strong> : null}
-        {address.isDefaultBilling ? <strong>Default billing.</strong> : null}
+        {address.isDefaultShipping ? <strong>{t('addresses.isDefaultShipping')} </strong> : null}
+        {address.isDefaultBilling ? <strong>{t('addresses.isDefaultBilling')}</strong> : null}
       </p>
       <div className="actions">
-        <Button variant="secondary" onPress={() => setEditing(true)} aria-label={`Edit ${label}`}>
-          Edit
+        <Button
+          variant="secondary"
+          onPress={() => setEditing(true)}
+          aria-label={t('addresses.editLabel', label)}
+        >
+          {t('addresses.editButton')}
         </Button>
         {confirming ? (
           <>
@@ -224,15 +231,19 @@ function AddressCard({ address }: { address: Address }) {
               onPress={() => remove.mutate({ id: address.id })}
               isDisabled={remove.isPending}
             >
-              Yes, delete it
+              {t('addresses.confirmDelete')}
             </Button>
             <Button variant="secondary" onPress={() => setConfirming(false)}>
-              Keep it
+              {t('addresses.keep')}
             </Button>
           </>
         ) : (
-          <Button variant="danger" onPress={() => setConfirming(true)} aria-label={`Delete ${label}`}>
-            Delete
+          <Button
+            variant="danger"
+            onPress={() => setConfirming(true)}
+            aria-label={t('addresses.deleteLabel', label)}
+          >
+            {t('addresses.delete')}
           </Button>
         )}
       </div>
@@ -245,11 +256,12 @@ function Addresses() {
   const trpc = useTRPC();
   const addresses = useQuery(trpc.customer.account.listAddresses.queryOptions({ limit: 100 }));
   const [adding, setAdding] = useState(false);
-  if (addresses.isPending) return <Loading what="your addresses" />;
+  const t = useText();
+  if (addresses.isPending) return <Loading what={t('addresses.loading')} />;
   if (addresses.isError) return <FailureNotice failure={readFailure(addresses.error)} />;
   return (
-    <Page title="Address book">
-      {addresses.data.data.length === 0 && !adding ? <Notice>You have no saved addresses.</Notice> : null}
+    <Page title={t('addresses.title')}>
+      {addresses.data.data.length === 0 && !adding ? <Notice>{t('addresses.none')}</Notice> : null}
       <ul className="list">
         {addresses.data.data.map((address) => (
           <AddressCard key={address.id} address={address} />
@@ -259,7 +271,7 @@ function Addresses() {
         <AddressForm onDone={() => setAdding(false)} />
       ) : (
         <div className="actions">
-          <Button onPress={() => setAdding(true)}>Add an address</Button>
+          <Button onPress={() => setAdding(true)}>{t('addresses.add')}</Button>
         </div>
       )}
     </Page>

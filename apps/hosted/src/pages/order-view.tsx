@@ -1,6 +1,7 @@
 import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
-import { formatDateTime } from '../lib/format.ts';
+import { useText } from '../i18n/index.ts';
+import { formatDateTime, formatNumber } from '../lib/format.ts';
 import { orderProgress, paymentInWords } from '../lib/order-status.ts';
 import { AddressBlock, LineItemsTable, TotalsList } from '../line-items.tsx';
 
@@ -13,26 +14,27 @@ export type CustomerOrder = Outputs['customer']['account']['getOrderByReference'
  * checkout showed them (the same components, labels and order), and its shipments.
  */
 export function OrderView({ order }: { order: CustomerOrder }) {
+  const t = useText();
   const progress = orderProgress(order);
   const payment = paymentInWords(order.paymentStatus);
   const ships = order.shippingAddress !== null || order.shippingInCents > 0;
   return (
     <>
       <section className="order-status" aria-labelledby="order-status-title">
-        <h2 id="order-status-title">Status</h2>
+        <h2 id="order-status-title">{t('order.status')}</h2>
         <p>
           <strong className="status-label">{progress.label}</strong>
           <span className="status-detail"> {progress.detail}</span>
         </p>
       </section>
       <dl className="facts">
-        <dt>Order</dt>
+        <dt>{t('order.order')}</dt>
         <dd>#{order.orderNumber}</dd>
-        <dt>Placed</dt>
+        <dt>{t('order.placed')}</dt>
         <dd>{formatDateTime(order.createdAt)}</dd>
         {payment ? (
           <>
-            <dt>Payment</dt>
+            <dt>{t('order.payment')}</dt>
             <dd>{payment}</dd>
           </>
         ) : null}
@@ -40,13 +42,13 @@ export function OrderView({ order }: { order: CustomerOrder }) {
 
       {order.shippingAddress ? (
         <section aria-labelledby="ship-to-title">
-          <h2 id="ship-to-title">Ship to</h2>
+          <h2 id="ship-to-title">{t('order.shipTo')}</h2>
           <AddressBlock address={order.shippingAddress} />
         </section>
       ) : null}
 
       <section className="summary" aria-labelledby="items-title">
-        <h2 id="items-title">Items</h2>
+        <h2 id="items-title">{t('order.items')}</h2>
         <LineItemsTable
           lines={order.items.map((line) => ({ ...line, key: line.id }))}
           currency={order.currency}
@@ -63,25 +65,25 @@ export function OrderView({ order }: { order: CustomerOrder }) {
       </section>
 
       <section aria-labelledby="shipments-title">
-        <h2 id="shipments-title">Shipments</h2>
+        <h2 id="shipments-title">{t('order.shipments')}</h2>
         {order.shipments.length === 0 ? (
-          <p className="muted">Nothing has shipped yet.</p>
+          <p className="muted">{t('order.nothingShipped')}</p>
         ) : (
           <ul className="list">
             {order.shipments.map((shipment) => (
               <li key={`${shipment.shippedAt}-${shipment.trackingNumber ?? ''}`} className="card">
                 <p>
                   {shipment.deliveredAt
-                    ? `Delivered ${formatDateTime(shipment.deliveredAt)}`
-                    : `Shipped ${formatDateTime(shipment.shippedAt)}`}
-                  {shipment.deliveredAt ? ` · shipped ${formatDateTime(shipment.shippedAt)}` : ''}
+                    ? t('order.deliveredAt', formatDateTime(shipment.deliveredAt))
+                    : t('order.shippedAt', formatDateTime(shipment.shippedAt))}
+                  {shipment.deliveredAt ? t('order.alsoShippedAt', formatDateTime(shipment.shippedAt)) : ''}
                 </p>
                 {shipment.carrier || shipment.trackingNumber ? (
                   <p>
-                    {shipment.carrier ?? 'Carrier'}{' '}
+                    {shipment.carrier ?? t('order.carrier')}{' '}
                     {shipment.trackingUrl?.startsWith('https://') ? (
                       <a href={shipment.trackingUrl} rel="noopener noreferrer" target="_blank">
-                        {shipment.trackingNumber ?? 'Track the parcel'}
+                        {shipment.trackingNumber ?? t('order.track')}
                       </a>
                     ) : (
                       shipment.trackingNumber
@@ -90,9 +92,7 @@ export function OrderView({ order }: { order: CustomerOrder }) {
                 ) : null}
                 <ul>
                   {shipment.lines.map((line) => (
-                    <li key={line.name}>
-                      {line.quantity} × {line.name}
-                    </li>
+                    <li key={line.name}>{t('order.quantityOf', formatNumber(line.quantity), line.name)}</li>
                   ))}
                 </ul>
               </li>

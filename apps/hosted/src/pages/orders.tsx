@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { formatDate, formatMoney, humanize } from '../lib/format.ts';
+import { type MessageKey, useText } from '../i18n/index.ts';
+import { formatDate, formatMoney, formatNumber } from '../lib/format.ts';
 import { orderProgress } from '../lib/order-status.ts';
 import { createReturnByReferenceInputSchema, fieldErrors, RETURN_REASONS } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC, useTRPCClient } from '../lib/trpc.ts';
@@ -12,42 +13,43 @@ import { OrderView, type Outputs } from './order-view.tsx';
 function OrderList() {
   const trpc = useTRPC();
   const orders = useQuery(trpc.customer.account.listOrders.queryOptions({ limit: 50 }));
-  if (orders.isPending) return <Loading what="your orders" />;
+  const t = useText();
+  if (orders.isPending) return <Loading what={t('orders.loading')} />;
   if (orders.isError) return <FailureNotice failure={readFailure(orders.error)} />;
   return (
-    <Page title="Your orders">
+    <Page title={t('orders.title')}>
       {orders.data.data.length === 0 ? (
-        <p>You have no orders yet.</p>
+        <p>{t('orders.none')}</p>
       ) : (
         <table className="responsive">
           <thead>
             <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Placed</th>
-              <th scope="col">Status</th>
+              <th scope="col">{t('orders.order')}</th>
+              <th scope="col">{t('orders.placed')}</th>
+              <th scope="col">{t('orders.status')}</th>
               <th scope="col" className="num">
-                Total
+                {t('orders.total')}
               </th>
             </tr>
           </thead>
           <tbody>
             {orders.data.data.map((order) => (
               <tr key={order.id}>
-                <td data-label="Order">
+                <td data-label={t('orders.order')}>
                   {order.orderReference ? (
                     <Link
                       to="/account/orders/$orderReference"
                       params={{ orderReference: order.orderReference }}
                     >
-                      Order #{order.orderNumber}
+                      {t('orders.orderNumber', order.orderNumber)}
                     </Link>
                   ) : (
-                    `Order #${order.orderNumber}`
+                    t('orders.orderNumber', order.orderNumber)
                   )}
                 </td>
-                <td data-label="Placed">{formatDate(order.createdAt)}</td>
-                <td data-label="Status">{orderProgress(order).label}</td>
-                <td data-label="Total" className="num">
+                <td data-label={t('orders.placed')}>{formatDate(order.createdAt)}</td>
+                <td data-label={t('orders.status')}>{orderProgress(order).label}</td>
+                <td data-label={t('orders.total')} className="num">
                   {formatMoney(order.totalInCents, order.currency)}
                 </td>
               </tr>
@@ -69,11 +71,11 @@ export function OrdersPage() {
 
 type OrderReturns = Outputs['customer']['returns']['list'];
 
-const INELIGIBLE: Record<string, string> = {
-  NOT_SHIPPED: 'Returns open once something of the order has shipped.',
-  RETURNS_DISABLED: 'This store does not take returns.',
-  WINDOW_CLOSED: 'The return window of this order has closed.',
-  NOTHING_TO_RETURN: 'Every shipped item is already in a return.',
+const INELIGIBLE: Record<string, MessageKey> = {
+  NOT_SHIPPED: 'returns.notShipped',
+  RETURNS_DISABLED: 'returns.disabled',
+  WINDOW_CLOSED: 'returns.windowClosed',
+  NOTHING_TO_RETURN: 'returns.nothingToReturn',
 };
 
 /** The lines to send back: a quantity and a reason per returnable line, checked with the router's schema. */
@@ -84,14 +86,11 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<ApiFailure | undefined>();
   const [done, setDone] = useState(false);
+  const t = useText();
   const lines = returns.eligibility.lines.filter((line) => line.returnableQuantity > 0);
 
   if (!returns.eligibility.eligible)
-    return (
-      <p className="muted">
-        {INELIGIBLE[returns.eligibility.reason ?? ''] ?? 'Nothing can be returned now.'}
-      </p>
-    );
+    return <p className="muted">{t(INELIGIBLE[returns.eligibility.reason ?? ''] ?? 'returns.nothingNow')}</p>;
   return (
     <Form
       aria-labelledby="return-form-title"
@@ -117,8 +116,8 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
           setErrors({
             form:
               input.lines.length === 0
-                ? 'Choose at least one item to return.'
-                : (Object.values(fieldErrors(parsed.error))[0] ?? 'Check the items to return.'),
+                ? t('returns.chooseItem')
+                : (Object.values(fieldErrors(parsed.error))[0] ?? t('returns.checkItems')),
           });
           return;
         }
@@ -133,13 +132,13 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
         }
       }}
     >
-      <h3 id="return-form-title">Request a return</h3>
+      <h3 id="return-form-title">{t('returns.formTitle')}</h3>
       {lines.map((line) => (
         <fieldset key={line.lineId} className="card">
           <legend>{line.name}</legend>
           <div className="field">
             <label htmlFor={`quantity-${line.lineId}`}>
-              Quantity to return (up to {line.returnableQuantity})
+              {t('returns.quantity', line.returnableQuantity)}
             </label>
             <input
               id={`quantity-${line.lineId}`}
@@ -152,7 +151,7 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
             />
           </div>
           <div className="field">
-            <label htmlFor={`reason-${line.lineId}`}>Reason</label>
+            <label htmlFor={`reason-${line.lineId}`}>{t('returns.reason')}</label>
             <select
               id={`reason-${line.lineId}`}
               name={`reason-${line.lineId}`}
@@ -160,7 +159,7 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
             >
               {RETURN_REASONS.map((reason) => (
                 <option key={reason} value={reason}>
-                  {humanize(reason)}
+                  {t('returns.reasonName', reason)}
                 </option>
               ))}
             </select>
@@ -168,11 +167,11 @@ function ReturnForm({ orderReference, returns }: { orderReference: string; retur
         </fieldset>
       ))}
       {errors.form ? <Notice tone="error">{errors.form}</Notice> : null}
-      {done ? <Notice tone="success">Your return was requested.</Notice> : null}
+      {done ? <Notice tone="success">{t('returns.requested')}</Notice> : null}
       <FailureNotice failure={failure} />
       <div className="actions">
         <Button type="submit" isDisabled={create.isPending}>
-          Request return
+          {t('returns.submit')}
         </Button>
       </div>
     </Form>
@@ -188,34 +187,40 @@ function Returns({ orderReference }: { orderReference: string }) {
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.customer.returns.list.queryKey() }),
     }),
   );
-  if (returns.isPending) return <Loading what="returns" />;
+  const t = useText();
+  if (returns.isPending) return <Loading what={t('returns.loading')} />;
   if (returns.isError) return <FailureNotice failure={readFailure(returns.error)} />;
   return (
     <section id="returns" aria-labelledby="returns-title">
-      <h2 id="returns-title">Returns</h2>
-      {returns.data.data.length === 0 ? <p className="muted">No returns for this order.</p> : null}
+      <h2 id="returns-title">{t('returns.title')}</h2>
+      {returns.data.data.length === 0 ? <p className="muted">{t('returns.none')}</p> : null}
       <ul className="list">
         {returns.data.data.map((item) => (
-          <li key={item.id} className="card" aria-label={`Return of ${formatDate(item.createdAt)}`}>
+          <li key={item.id} className="card" aria-label={t('returns.of', formatDate(item.createdAt))}>
             <p>
-              <strong>{humanize(item.status)}</strong> · requested {formatDate(item.createdAt)} · refund{' '}
-              {formatMoney(item.refundTotalInCents, item.currency)}
+              <strong>{t('returns.statusName', item.status)}</strong>
+              {t(
+                'returns.summary',
+                formatDate(item.createdAt),
+                formatMoney(item.refundTotalInCents, item.currency),
+              )}
             </p>
             <ul>
               {item.lines.map((line) => (
                 <li key={line.lineId}>
-                  {line.quantity} × {line.name} ({humanize(line.reason)})
+                  {t('order.quantityOf', formatNumber(line.quantity), line.name)} (
+                  {t('returns.reasonName', line.reason)})
                 </li>
               ))}
             </ul>
-            {item.rejectionReason ? <p>Not accepted: {item.rejectionReason}</p> : null}
+            {item.rejectionReason ? <p>{t('returns.notAccepted', item.rejectionReason)}</p> : null}
             {item.status === 'REQUESTED' ? (
               <Button
                 variant="danger"
                 isDisabled={cancel.isPending}
                 onPress={() => cancel.mutate({ orderReference, returnId: item.id })}
               >
-                Cancel this return
+                {t('returns.cancel')}
               </Button>
             ) : null}
           </li>
@@ -231,13 +236,14 @@ function OrderDetail() {
   const trpc = useTRPC();
   const { orderReference } = useParams({ from: '/account/orders/$orderReference' });
   const order = useQuery(trpc.customer.account.getOrderByReference.queryOptions({ orderReference }));
-  if (order.isPending) return <Loading what="the order" />;
+  const t = useText();
+  if (order.isPending) return <Loading what={t('order.loading')} />;
   if (order.isError) {
     const failure = readFailure(order.error);
     return failure.status === 404 ? (
-      <Page title="Order not found">
+      <Page title={t('order.notFound')}>
         <p>
-          No order of yours has this address. <Link to="/account/orders">See your orders</Link>.
+          {t('order.noSuchOrder')} <Link to="/account/orders">{t('order.seeOrders')}</Link>.
         </p>
       </Page>
     ) : (
@@ -245,9 +251,9 @@ function OrderDetail() {
     );
   }
   return (
-    <Page title={`Order #${order.data.orderNumber}`}>
+    <Page title={t('orders.orderNumber', order.data.orderNumber)}>
       <p>
-        <Link to="/account/orders">All orders</Link>
+        <Link to="/account/orders">{t('order.allOrders')}</Link>
       </p>
       <OrderView order={order.data} />
       <Returns orderReference={orderReference} />
@@ -272,19 +278,20 @@ export function OrderStatusPage({ token }: { token: string | undefined }) {
     queryFn: () => client.public.orders.status.mutate({ token: token! }),
     enabled: token !== undefined,
   });
+  const t = useText();
   if (token === undefined || (status.isError && readFailure(status.error).status === 404))
     return (
-      <Page title="Order not found">
-        <p>This order-status link does not work. Open it again from your order confirmation email.</p>
+      <Page title={t('order.notFound')}>
+        <p>{t('order.statusLinkBroken')}</p>
       </Page>
     );
-  if (status.isPending) return <Loading what="your order" />;
+  if (status.isPending) return <Loading what={t('order.statusLoading')} />;
   if (status.isError) return <FailureNotice failure={readFailure(status.error)} />;
   return (
-    <Page title={`Order #${status.data.orderNumber}`}>
+    <Page title={t('orders.orderNumber', status.data.orderNumber)}>
       <OrderView order={status.data} />
       <p className="muted">
-        To request a return, <Link to="/account/orders">sign in to your account</Link>.
+        {t('order.toReturn')} <Link to="/account/orders">{t('order.signInToAccount')}</Link>.
       </p>
     </Page>
   );

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useText } from '../i18n/index.ts';
 import { fieldErrors, updateCustomerProfileInputSchema, verifySignInInputSchema } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
 import { RequireSession, useProfile, useVerifySignIn } from '../session.tsx';
@@ -10,6 +11,7 @@ function Profile() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const profile = useProfile();
+  const t = useText();
   const customer = profile.data!;
   const update = useMutation(trpc.customer.account.updateProfile.mutationOptions());
   const verify = useVerifySignIn();
@@ -21,11 +23,11 @@ function Profile() {
     queryClient.invalidateQueries({ queryKey: trpc.customer.account.getProfile.queryKey() });
 
   return (
-    <Page title="Profile">
+    <Page title={t('profile.title')}>
       {saved ? <Notice tone="success">{saved}</Notice> : null}
       <FailureNotice failure={failure} />
       <Form
-        aria-label="Name and phone"
+        aria-label={t('profile.nameAndPhone')}
         validationErrors={errors}
         onSubmit={async (event) => {
           event.preventDefault();
@@ -41,7 +43,7 @@ function Profile() {
           try {
             await update.mutateAsync(parsed.data);
             await refresh();
-            setSaved('Your profile was saved.');
+            setSaved(t('profile.saved'));
           } catch (error) {
             setFailure(readFailure(error));
           }
@@ -49,14 +51,14 @@ function Profile() {
       >
         <Field
           name="name"
-          label="Name"
+          label={t('profile.name')}
           autoComplete="name"
           defaultValue={customer.name ?? ''}
           maxLength={200}
         />
         <Field
           name="phone"
-          label="Phone"
+          label={t('profile.phone')}
           type="tel"
           autoComplete="tel"
           defaultValue={customer.phone ?? ''}
@@ -64,18 +66,18 @@ function Profile() {
         />
         <div className="actions">
           <Button type="submit" isDisabled={update.isPending}>
-            Save
+            {t('profile.save')}
           </Button>
         </div>
       </Form>
 
-      <h2>Email</h2>
+      <h2>{t('profile.email')}</h2>
       <p>
-        You sign in with <strong>{customer.email}</strong>.
+        {t('profile.signInWith')} <strong>{customer.email}</strong>.
       </p>
       {customer.pendingEmail ? (
         <Form
-          aria-label="Confirm the new email"
+          aria-label={t('profile.confirmEmail')}
           validationErrors={emailErrors}
           onSubmit={async (event) => {
             event.preventDefault();
@@ -85,40 +87,39 @@ function Profile() {
             const parsed = verifySignInInputSchema.safeParse({ email: customer.pendingEmail, code });
             if (!parsed.success || code.trim() === '')
               return setEmailErrors(
-                parsed.success ? { code: 'Enter the code from the email' } : fieldErrors(parsed.error),
+                parsed.success ? { code: t('profile.enterCode') } : fieldErrors(parsed.error),
               );
             setEmailErrors({});
             try {
               await verify.mutateAsync(parsed.data);
               await refresh();
-              setSaved('Your email was changed.');
+              setSaved(t('profile.emailChanged'));
             } catch (error) {
               const read = readFailure(error);
-              if (read.code === 'VERIFICATION_FAILED') setEmailErrors({ code: 'That code did not work.' });
+              if (read.code === 'VERIFICATION_FAILED') setEmailErrors({ code: t('profile.codeFailed') });
               else setFailure(read);
             }
           }}
         >
           <Notice>
-            We sent a link and a code to <strong>{customer.pendingEmail}</strong>. Your email changes once you
-            open the link or enter the code.
+            {t('profile.sentTo')} <strong>{customer.pendingEmail}</strong>. {t('profile.changesOnce')}
           </Notice>
           <Field
             name="code"
-            label="Code sent to the new email"
+            label={t('profile.code')}
             autoComplete="one-time-code"
             inputMode="numeric"
             isRequired
           />
           <div className="actions">
             <Button type="submit" isDisabled={verify.isPending}>
-              Confirm new email
+              {t('profile.confirmNewEmail')}
             </Button>
           </div>
         </Form>
       ) : null}
       <Form
-        aria-label="Change email"
+        aria-label={t('profile.changeEmail')}
         validationErrors={emailErrors}
         onSubmit={async (event) => {
           event.preventDefault();
@@ -137,10 +138,10 @@ function Profile() {
           }
         }}
       >
-        <Field name="email" label="New email" type="email" autoComplete="email" isRequired />
+        <Field name="email" label={t('profile.newEmail')} type="email" autoComplete="email" isRequired />
         <div className="actions">
           <Button type="submit" variant="secondary" isDisabled={update.isPending}>
-            Change email
+            {t('profile.changeEmail')}
           </Button>
         </div>
       </Form>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { t } from '../i18n/index.ts';
 import { signedInStore } from '../lib/tenant.ts';
 import { readFailure, useTRPCClient } from '../lib/trpc.ts';
 import { FailureNotice } from '../ui.tsx';
@@ -33,7 +34,7 @@ export function StoreResolver() {
     window.location.replace(`/hosted/${encodeURIComponent(resolved.data)}${pathname}${search}${hash}`);
     return (
       <main id="main" className="page">
-        <h1>Opening your store…</h1>
+        <h1>{t('resolve.opening')}</h1>
       </main>
     );
   }
@@ -41,21 +42,15 @@ export function StoreResolver() {
   if (resolved.isPending)
     return (
       <main id="main" className="page">
-        <h1>Opening your store…</h1>
+        <h1>{t('resolve.opening')}</h1>
       </main>
     );
   return (
     <main id="main" className="page">
       <h1>
-        {failure?.status === 404 || token === undefined
-          ? 'We could not tell which store this is'
-          : 'Something went wrong'}
+        {failure?.status === 404 || token === undefined ? t('resolve.unknownStore') : t('resolve.failed')}
       </h1>
-      {failure && failure.status !== 404 ? (
-        <FailureNotice failure={failure} />
-      ) : (
-        <p>Open the link again from the store’s email, or go to the store and sign in there.</p>
-      )}
+      {failure && failure.status !== 404 ? <FailureNotice failure={failure} /> : <p>{t('resolve.hint')}</p>}
     </main>
   );
 }

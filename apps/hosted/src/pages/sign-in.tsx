@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useRouteContext, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
+import { useText } from '../i18n/index.ts';
 import { fieldErrors, requestSignInInputSchema, verifySignInInputSchema } from '../lib/schemas.ts';
 import { signedInStore } from '../lib/tenant.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
@@ -35,6 +36,7 @@ export function SignInPage() {
   const trpc = useTRPC();
   const search = useSearch({ from: '/account/sign-in' });
   const signedIn = useSignedIn();
+  const t = useText();
   const [email, setEmail] = useState('');
   const [sentBy, setSentBy] = useState<Method | undefined>();
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -66,8 +68,8 @@ export function SignInPage() {
 
   if (sentBy === undefined) {
     return (
-      <Page title="Sign in">
-        <p>Enter your email. We will send you a sign-in link or a one-time code: no password needed.</p>
+      <Page title={t('signIn.title')}>
+        <p>{t('signIn.intro')}</p>
         <Form
           validationErrors={errors}
           onSubmit={(event) => {
@@ -79,7 +81,7 @@ export function SignInPage() {
         >
           <Field
             name="email"
-            label="Email"
+            label={t('signIn.email')}
             type="email"
             autoComplete="email"
             isRequired
@@ -93,7 +95,7 @@ export function SignInPage() {
               value="link"
               isDisabled={requestLink.isPending || requestOtp.isPending}
             >
-              Email me a sign-in link
+              {t('signIn.sendLink')}
             </Button>
             <Button
               type="submit"
@@ -102,7 +104,7 @@ export function SignInPage() {
               variant="secondary"
               isDisabled={requestLink.isPending || requestOtp.isPending}
             >
-              Email me a code
+              {t('signIn.sendCode')}
             </Button>
           </div>
         </Form>
@@ -111,14 +113,11 @@ export function SignInPage() {
   }
 
   return (
-    <Page title="Check your email">
+    <Page title={t('signIn.checkEmail')}>
       <Notice tone="success">
-        {sentBy === 'link'
-          ? `If ${email} can sign in here, we sent it a sign-in link and a 6-digit code.`
-          : `If ${email} can sign in here, we sent it a 6-digit code.`}{' '}
-        They work once, for 15 minutes.
+        {sentBy === 'link' ? t('signIn.sentLink', email) : t('signIn.sentCode', email)} {t('signIn.validity')}
       </Notice>
-      {resent ? <Notice>We sent a new email.</Notice> : null}
+      {resent ? <Notice>{t('signIn.resent')}</Notice> : null}
       <Form
         validationErrors={errors}
         onSubmit={async (event) => {
@@ -127,7 +126,7 @@ export function SignInPage() {
           const code = String(new FormData(event.currentTarget).get('code') ?? '');
           const parsed = verifySignInInputSchema.safeParse({ email, code });
           if (!parsed.success || code.trim() === '') {
-            setErrors(parsed.success ? { code: 'Enter the code from the email' } : fieldErrors(parsed.error));
+            setErrors(parsed.success ? { code: t('signIn.enterCode') } : fieldErrors(parsed.error));
             return;
           }
           setErrors({});
@@ -136,24 +135,23 @@ export function SignInPage() {
             await signedIn(search.redirect ?? '/account');
           } catch (error) {
             const read = readFailure(error);
-            if (read.code === 'VERIFICATION_FAILED')
-              setErrors({ code: 'That code did not work. Check it, or ask for a new one.' });
+            if (read.code === 'VERIFICATION_FAILED') setErrors({ code: t('signIn.codeFailed') });
             else setFailure(read);
           }
         }}
       >
         <Field
           name="code"
-          label="6-digit code"
+          label={t('signIn.code')}
           autoComplete="one-time-code"
           inputMode="numeric"
           isRequired
-          description={sentBy === 'link' ? 'Or open the link in the email on this device.' : undefined}
+          description={sentBy === 'link' ? t('signIn.orOpenLink') : undefined}
         />
         <FailureNotice failure={failure} />
         <div className="actions">
           <Button type="submit" isDisabled={verify.isPending}>
-            Sign in
+            {t('signIn.submit')}
           </Button>
           <Button
             variant="secondary"
@@ -163,7 +161,7 @@ export function SignInPage() {
               if (await request(sentBy, email)) setResent(true);
             }}
           >
-            Send again
+            {t('signIn.sendAgain')}
           </Button>
           <Button
             variant="secondary"
@@ -174,7 +172,7 @@ export function SignInPage() {
               setErrors({});
             }}
           >
-            Use another email
+            {t('signIn.otherEmail')}
           </Button>
         </div>
       </Form>
@@ -191,21 +189,22 @@ export function VerifyLinkPage() {
   const { token } = useSearch({ from: '/account/verify' });
   const signedIn = useSignedIn();
   const verify = useVerifySignIn();
+  const t = useText();
   const [failure, setFailure] = useState<ApiFailure | undefined>();
 
   if (!token || (failure && failure.code !== 'RATE_LIMIT_EXCEEDED'))
     return (
-      <Page title="This sign-in link does not work">
-        <p>It may have been used already, or it expired (links work for 15 minutes).</p>
+      <Page title={t('verify.brokenTitle')}>
+        <p>{t('verify.brokenText')}</p>
         <p>
-          <Link to="/account/sign-in">Sign in again</Link>
+          <Link to="/account/sign-in">{t('verify.signInAgain')}</Link>
         </p>
       </Page>
     );
   return (
-    <Page title="Finish signing in">
-      <p>This link signs you in to this store with the email it was sent to. It works once.</p>
-      <p>If you did not ask for it, close this page: nothing happens until you continue.</p>
+    <Page title={t('verify.title')}>
+      <p>{t('verify.text')}</p>
+      <p>{t('verify.notYou')}</p>
       <FailureNotice failure={failure} />
       <div className="actions">
         <Button
@@ -220,7 +219,7 @@ export function VerifyLinkPage() {
             }
           }}
         >
-          Continue to sign in
+          {t('verify.continue')}
         </Button>
       </div>
     </Page>

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { useText } from '../i18n/index.ts';
 import { readFailure, useTRPC } from '../lib/trpc.ts';
 import { Button, FailureNotice, Notice, Page } from '../ui.tsx';
 
@@ -9,35 +10,35 @@ import { Button, FailureNotice, Notice, Page } from '../ui.tsx';
  */
 export function UnsubscribePage({ token, kind }: { token: string | undefined; kind: 'email' | 'cart' }) {
   const trpc = useTRPC();
+  const t = useText();
   const email = useMutation(trpc.public.stockNotifications.unsubscribe.mutationOptions());
   const cart = useMutation(trpc.public.checkout.remindersUnsubscribe.mutationOptions());
   const mutation = kind === 'email' ? email : cart;
-  const what = kind === 'email' ? 'these emails' : 'cart reminders';
   const failure = mutation.isError ? readFailure(mutation.error) : undefined;
 
   if (token === undefined || failure?.status === 404)
     return (
-      <Page title="This link does not work">
-        <p>Open the unsubscribe link again from the email.</p>
+      <Page title={t('unsubscribe.brokenTitle')}>
+        <p>{t('unsubscribe.brokenText')}</p>
       </Page>
     );
   if (mutation.isSuccess)
     return (
-      <Page title="You are unsubscribed">
+      <Page title={t('unsubscribe.doneTitle')}>
         <Notice tone="success">
           {mutation.data && 'itemName' in mutation.data
-            ? `You will get no more emails about ${mutation.data.itemName}.`
-            : 'You will get no more cart reminders from this store.'}
+            ? t('unsubscribe.noMoreAbout', mutation.data.itemName)
+            : t('unsubscribe.noMoreReminders')}
         </Notice>
       </Page>
     );
   return (
-    <Page title={kind === 'email' ? 'Unsubscribe from these emails' : 'Stop cart reminders'}>
-      <p>Press the button to stop {what}.</p>
+    <Page title={kind === 'email' ? t('unsubscribe.emailTitle') : t('unsubscribe.cartTitle')}>
+      <p>{kind === 'email' ? t('unsubscribe.pressEmail') : t('unsubscribe.pressCart')}</p>
       <FailureNotice failure={failure} />
       <div className="actions">
         <Button onPress={() => mutation.mutate({ token })} isDisabled={mutation.isPending}>
-          Unsubscribe
+          {t('unsubscribe.button')}
         </Button>
       </div>
     </Page>

@@ -26,7 +26,7 @@ describe('findTenantSnapshotBySlug', () => {
       slug: 'active-shop',
       name: 'Active',
       allowedOrigins: [],
-      profile: { displayName: null, logoUrl: null, websiteUrl: null },
+      profile: { displayName: null, logoUrl: null, websiteUrl: null, locale: 'en-US' },
     });
     expect((await findTenantSnapshotBySlug(handle.db, 'other-shop'))?.organizationId).toBe('org_other');
   });
@@ -97,12 +97,37 @@ describe('findTenantSnapshotBySlug', () => {
       slug: 'plain-shop',
       name: 'Plain',
       allowedOrigins: [],
-      profile: { displayName: null, logoUrl: null, websiteUrl: null },
+      profile: { displayName: null, logoUrl: null, websiteUrl: null, locale: 'en-US' },
     });
     expect((await findTenantSnapshotBySlug(handle.db, 'profiled-shop'))?.profile).toEqual({
       displayName: 'Profiled Goods',
       logoUrl: null,
       websiteUrl: 'https://profiled.example/',
+      locale: 'en-US',
     });
   });
+
+  it("reads the store's locale, and the default for a stored value the settings would refuse", async () => {
+    await handle.db
+      .insertInto('organizations')
+      .values([
+        { id: 'org_german', slug: 'german-shop', name: 'German' },
+        { id: 'org_garbled', slug: 'garbled-shop', name: 'Garbled' },
+      ])
+      .execute();
+    const settingsRow = (organizationId: string, locale: string) => ({
+      organization_id: organizationId,
+      business_profile: JSON.stringify({ locale }),
+      checkout_settings: '{}',
+      api_settings: '{}',
+      notifications: '{}',
+    });
+    await handle.db
+      .insertInto('organization_settings')
+      .values([settingsRow('org_german', 'de-DE'), settingsRow('org_garbled', 'not a locale!')])
+      .execute();
+    expect((await findTenantSnapshotBySlug(handle.db, 'german-shop'))?.profile.locale).toBe('de-DE');
+    expect((await findTenantSnapshotBySlug(handle.db, 'garbled-shop'))?.profile.locale).toBe('en-US');
+  });
+
 });

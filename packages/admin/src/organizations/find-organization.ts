@@ -1,6 +1,6 @@
 import { type Database, prepared, withParameters } from '@commerce/db';
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
-import { webUrl } from '../settings/schemas.ts';
+import { canonicalLocale, DEFAULT_STORE_LOCALE, webUrl } from '../settings/schemas.ts';
 import { organizationSlugSchema } from './schemas.ts';
 
 const webUrlSchema = webUrl();
@@ -35,6 +35,8 @@ export interface StorefrontProfile {
   displayName: string | null;
   logoUrl: string | null;
   websiteUrl: string | null;
+  /** The store's BCP 47 locale (`businessProfile.locale`), `en-US` while unset. */
+  locale: string;
 }
 
 /**
@@ -52,6 +54,7 @@ type SnapshotRow = TenantRow & {
   display_name: unknown;
   logo_url: unknown;
   website_url: unknown;
+  locale: unknown;
 };
 
 let compiledSnapshot: CompiledQuery<SnapshotRow> | undefined;
@@ -59,7 +62,8 @@ let compiledSnapshot: CompiledQuery<SnapshotRow> | undefined;
 /**
  * The active organization of `slug` with its allowed origins and public profile, or undefined.
  * Values are read defensively (an origin that is not a string is left out, a URL that is not http
- * or https is null), whatever older rows or hand edits hold.
+ * or https is null, a locale the settings would refuse is the default), whatever older rows or
+ * hand edits hold.
  */
 export async function findTenantSnapshotBySlug(
   db: Kysely<Database>,
@@ -74,6 +78,7 @@ export async function findTenantSnapshotBySlug(
         sql<unknown>`organization_settings.business_profile ->> 'displayName'`.as('display_name'),
         sql<unknown>`organization_settings.business_profile ->> 'logoUrl'`.as('logo_url'),
         sql<unknown>`organization_settings.business_profile ->> 'websiteUrl'`.as('website_url'),
+        sql<unknown>`organization_settings.business_profile ->> 'locale'`.as('locale'),
       ])
       .compile(),
   );
@@ -92,6 +97,7 @@ export async function findTenantSnapshotBySlug(
         typeof row.display_name === 'string' && row.display_name.trim() !== '' ? row.display_name : null,
       logoUrl: readWebUrl(row.logo_url),
       websiteUrl: readWebUrl(row.website_url),
+      locale: (typeof row.locale === 'string' && canonicalLocale(row.locale)) || DEFAULT_STORE_LOCALE,
     },
   };
 }

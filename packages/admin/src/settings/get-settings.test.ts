@@ -25,7 +25,7 @@ const rowsOf = (organizationId: string) =>
     .execute();
 
 const DEFAULTS = {
-  businessProfile: {},
+  businessProfile: { locale: 'en-US' },
   checkoutSettings: {
     currency: 'USD',
     taxIncludedInPrices: false,
@@ -74,7 +74,7 @@ describe('getSettings', () => {
 
     const settings = await getSettings(handle.db, organizationId, clock.now());
 
-    expect(settings.businessProfile).toEqual({ displayName: 'Corner Shop' });
+    expect(settings.businessProfile).toEqual({ displayName: 'Corner Shop', locale: 'en-US' });
     expect(settings.checkoutSettings).toEqual({ ...DEFAULTS.checkoutSettings, currency: 'EUR' });
     expect(settings.apiSettings).toEqual(DEFAULTS.apiSettings);
   });
@@ -89,7 +89,7 @@ describe('getSettings', () => {
       .where('organization_id', '=', theirs)
       .execute();
 
-    expect((await getSettings(handle.db, mine, clock.now())).businessProfile).toEqual({});
+    expect((await getSettings(handle.db, mine, clock.now())).businessProfile).toEqual({ locale: 'en-US' });
   });
 
   it('creates exactly one row under 20 concurrent first reads, and every read answers', async () => {

@@ -36,6 +36,7 @@ describe('updateSettingsInputSchema: the body', () => {
         supportPhone: null,
         websiteUrl: null,
         logoUrl: null,
+        locale: null,
         address: null,
         shipFromAddress: null,
       },
@@ -109,6 +110,30 @@ describe('updateSettingsInputSchema: businessProfile', () => {
       ]) {
         expect(issuePaths({ businessProfile: { [name]: bad } })).toEqual([`businessProfile.${name}`]);
       }
+    }
+  });
+
+  it('takes locale as a supported BCP 47 tag, stored canonical, at most 35 characters', () => {
+    const locale = (value: unknown) => parse({ businessProfile: { locale: value } });
+    expect(locale('de-DE').data).toEqual({ businessProfile: { locale: 'de-DE' } });
+    expect(locale(' de-de ').data).toEqual({ businessProfile: { locale: 'de-DE' } });
+    expect(locale('fr').data).toEqual({ businessProfile: { locale: 'fr' } });
+    expect(locale('zh-hant-tw').data).toEqual({ businessProfile: { locale: 'zh-Hant-TW' } });
+    for (const bad of [
+      'not a locale',
+      'en_US',
+      'e',
+      '',
+      '   ',
+      'xx-YY',
+      'qqq',
+      `en-${'a'.repeat(40)}`,
+      'de-DE-'.repeat(8),
+      42,
+    ]) {
+      expect(issuePaths({ businessProfile: { locale: bad } }), String(bad)).toEqual([
+        'businessProfile.locale',
+      ]);
     }
   });
 

@@ -76,6 +76,51 @@ const originSchema = z
 
 export const MAX_ALLOWED_ORIGINS = 20;
 
+/** The longest locale tag accepted: BCP 47 asks every implementation to handle at least 35 characters. */
+export const MAX_LOCALE_LENGTH = 35;
+
+/**
+ * A BCP 47 language tag the server's Intl formats numbers and dates in (`de-DE`, `fr`,
+ * `pt-BR`), stored in its canonical form (`de-de` is stored as `de-DE`). Refused: what is not a
+ * well-formed tag (`Intl.getCanonicalLocales` throws) and a language Intl has no data for.
+ */
+export const localeSchema = z
+  .string()
+  .trim()
+  .min(2)
+  .max(MAX_LOCALE_LENGTH)
+  .transform((value, ctx) => {
+    const canonical = canonicalLocale(value);
+    if (canonical === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a supported BCP 47 language tag, e.g. en-US or de-DE',
+      });
+      return z.NEVER;
+    }
+    return canonical;
+  });
+
+/** The canonical form of a supported BCP 47 tag, else undefined (reads use it to ignore a stored bad value). */
+export function canonicalLocale(value: string): string | undefined {
+  if (value.length > MAX_LOCALE_LENGTH) return undefined;
+  let canonical: string | undefined;
+  try {
+    canonical = Intl.getCanonicalLocales(value)[0];
+  } catch {
+    return undefined;
+  }
+  if (canonical === undefined) return undefined;
+  // Lookup matching: a tag whose language Intl has no data for (`xx-YY`) finds nothing.
+  const supported =
+    Intl.NumberFormat.supportedLocalesOf([canonical], { localeMatcher: 'lookup' }).length === 1 &&
+    Intl.DateTimeFormat.supportedLocalesOf([canonical], { localeMatcher: 'lookup' }).length === 1;
+  return supported ? canonical : undefined;
+}
+
+/** The locale of a store that never set one. */
+export const DEFAULT_STORE_LOCALE = 'en-US';
+
 const addressSchema = z
   .strictObject({
     line1: text(300).describe('Street address'),
@@ -130,6 +175,14 @@ const BUSINESS_PROFILE_KEYS = {
   supportPhone: key(text(50), 'Customer support phone number, free form (at most 50 characters)'),
   websiteUrl: key(webUrl(), 'The public website of the business (absolute http or https URL)'),
   logoUrl: key(webUrl(), 'The logo shown in emails and hosted pages (absolute http or https URL)'),
+  locale: {
+    ...keyWithDefault(
+      localeSchema,
+      `The store's language and formats: a BCP 47 tag (at most ${MAX_LOCALE_LENGTH} characters) the server supports, stored canonical (\`de-de\` reads \`de-DE\`). The hosted pages use it for their language (\`<html lang>\`, the text catalogue by its language, English otherwise) and for money, numbers and dates. Default \`${DEFAULT_STORE_LOCALE}\``,
+      DEFAULT_STORE_LOCALE,
+    ),
+    read: z.string(),
+  },
   address: key(
     addressSchema,
     'The business address; an object replaced as a whole (send every line you want kept)',

@@ -45,13 +45,26 @@ const auditsOf = (organizationId: string) =>
     .orderBy('id')
     .execute();
 
+describe('updateSettings: the store locale', () => {
+  it('reads en-US until set, stores the canonical tag, and reads the default again once cleared', async () => {
+    const organizationId = await organization();
+    expect((await getSettings(handle.db, organizationId, clock.now())).businessProfile.locale).toBe('en-US');
+    const read = await patch(organizationId, { businessProfile: { locale: 'de-de' } });
+    expect(read.businessProfile.locale).toBe('de-DE');
+    expect((await storedRow(organizationId)).business_profile).toEqual({ locale: 'de-DE' });
+    const cleared = await patch(organizationId, { businessProfile: { locale: null } });
+    expect(cleared.businessProfile.locale).toBe('en-US');
+    expect((await storedRow(organizationId)).business_profile).toEqual({});
+  });
+});
+
 describe('updateSettings: merge semantics', () => {
   it('creates the row when none exists and answers the full read', async () => {
     const organizationId = await organization();
 
     const read = await patch(organizationId, { businessProfile: { displayName: 'Corner Shop' } });
 
-    expect(read.businessProfile).toEqual({ displayName: 'Corner Shop' });
+    expect(read.businessProfile).toEqual({ displayName: 'Corner Shop', locale: 'en-US' });
     expect(read.checkoutSettings.currency).toBe('USD');
     expect(read.notifications.notifyOnNewOrder).toBe(true);
     expect((await storedRow(organizationId)).business_profile).toEqual({ displayName: 'Corner Shop' });
@@ -71,6 +84,7 @@ describe('updateSettings: merge semantics', () => {
       displayName: 'Corner',
       supportEmail: 'help@shop.example',
       legalName: 'Corner Shop LLC',
+      locale: 'en-US',
     });
     expect(await getSettings(handle.db, organizationId, clock.now())).toEqual(read);
   });
@@ -112,7 +126,7 @@ describe('updateSettings: merge semantics', () => {
       apiSettings: { publicOrderReadsEnabled: null },
     });
 
-    expect(read.businessProfile).toEqual({ displayName: 'Corner Shop' });
+    expect(read.businessProfile).toEqual({ displayName: 'Corner Shop', locale: 'en-US' });
     expect(read.businessProfile).not.toHaveProperty('supportEmail');
     expect(read.checkoutSettings.currency).toBe('USD');
     expect(read.apiSettings.publicOrderReadsEnabled).toBe(false);

@@ -24,6 +24,11 @@ const publicOrganizationSchema = z
       .describe(
         'The store\'s own website (`businessProfile.websiteUrl`, an absolute http or https URL): where a hosted page\'s header and "Continue shopping" lead; null while unset',
       ),
+    locale: z
+      .string()
+      .describe(
+        "The store's BCP 47 locale (`businessProfile.locale`, canonical, e.g. `de-DE`): the language of the hosted pages and how they format money, numbers and dates; `en-US` while unset",
+      ),
   })
   .meta({ id: 'PublicOrganization' });
 
@@ -35,7 +40,7 @@ export const getProcedure = tenantProfileProcedure
       tags: ['Public'],
       summary: 'The storefront organization named by x-organization-slug',
       description:
-        'A storefront reads its own name and id before anything else, and how the store presents itself to customers (display name, logo, website).',
+        'A storefront reads its own name and id before anything else, and how the store presents itself to customers (display name, logo, website, locale).',
     },
     rateLimit: 'public-read',
   })
