@@ -560,9 +560,9 @@ describe('outbound webhooks', () => {
     expect(webhooks).toEqual({ signingKey: undefined, allowPrivateHosts: false, requireHttps: true });
     const key = 'a-production-webhook-signing-key-0123456789';
     expect(loadConfig({ ...production, WEBHOOK_SIGNING_KEY: key }).webhooks.signingKey).toBe(key);
-    expect(loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' }).webhooks.allowPrivateHosts).toBe(
-      true,
-    );
+    expect(
+      loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' }).webhooks.allowPrivateHosts,
+    ).toBe(true);
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_HOSTS: 'false' }).webhooks.allowPrivateHosts).toBe(false);
   });
 

@@ -64,10 +64,6 @@ export {
   type Organization,
   type OrganizationSettings,
   type OutboxRow,
-  type WebhookDeliveryRow,
-  type WebhookDeliveryStatus,
-  type WebhookEndpointRow,
-  type WebhookEndpointStatus,
   type Page,
   type PaymentAttempt,
   type PaymentProviderAction,
@@ -90,5 +86,9 @@ export {
   type ShippingZone,
   type StockSubscription,
   type Variant,
+  type WebhookDeliveryRow,
+  type WebhookDeliveryStatus,
+  type WebhookEndpointRow,
+  type WebhookEndpointStatus,
 } from './schema.ts';
 export { inTransaction } from './transaction.ts';
