@@ -8,8 +8,11 @@ export interface WebhookEventInput {
   type: SubscribableWebhookEventType;
   /** The id of the object the event is about; its events reach each endpoint in the order queued. */
   objectId: string;
-  /** The object as the merchant API reads it. */
-  data: unknown;
+  /**
+   * The object as the merchant API reads it, or a function reading it (in the same transaction),
+   * called only when an endpoint is subscribed, so a change no one listens to reads nothing more.
+   */
+  data: unknown | (() => Promise<unknown>);
   at: Date;
 }
 
@@ -77,7 +80,7 @@ export async function enqueueWebhookEvents(
       type: input.type,
       createdAt: input.at.toISOString(),
       organizationSlug: organization.slug,
-      data: input.data,
+      data: typeof input.data === 'function' ? await (input.data as () => Promise<unknown>)() : input.data,
     });
     for (const endpoint of subscribed)
       rows.push({
