@@ -3,7 +3,7 @@ import { createWebhookWorker } from '@commerce/notifications/webhooks';
 import { createPaymentEventBody, signWebhookPayload } from '@commerce/payments';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { created, createItem, createShippingRate } from '../support/catalog-fixture.ts';
+import { created, createItem, createShippingRate, createVariant } from '../support/catalog-fixture.ts';
 import { createHarness, expectJson, type Harness } from '../support/harness.ts';
 import { createGuestOrder } from '../support/orders.ts';
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
@@ -73,6 +73,7 @@ beforeAll(async () => {
         'booking.cancelled',
         'item.updated',
         'customer.created',
+        'stock.low',
       ],
     }),
     201,
@@ -189,6 +190,37 @@ describe('events from real flows', () => {
     expect(events.map((event) => event.type)).toEqual(['order.created', 'fulfillment.shipped']);
     const fulfillmentId = (shipped.fulfillment ?? shipped).id as string;
     expect(events[1]!.data).toMatchObject({ id: fulfillmentId, status: 'SHIPPED' });
+  });
+
+  it('stock.low once when shipping takes a tracked variant to the store threshold (5), not again below it', async () => {
+    const variantId = await createVariant(shop, itemId, {
+      name: 'Blue',
+      sku: 'KETTLE-BLUE',
+      priceInCents: 4000,
+      inventoryQuantity: 7,
+    });
+    const ship = async (quantity: number, key: string) => {
+      const order = await createGuestOrder(h, SLUG, [
+        { itemId, variantId, name: 'Kettle', quantity, unitPriceInCents: 4000 },
+      ]);
+      const read = await expectJson<{ items: { id: string }[] }>(
+        await shop.call('owner', 'GET', `/merchant/orders/${order.id}`),
+        200,
+      );
+      const response = await shop.call(
+        'owner',
+        'POST',
+        `/merchant/commerce/orders/${order.id}/fulfillments`,
+        { lines: [{ lineId: read.items[0]!.id, quantity }], notifyCustomer: false },
+        { 'x-idempotency-key': key },
+      );
+      expect(response.status).toBe(201);
+    };
+    await ship(1, 'webhook-events-stock-0001'); // 7 → 6
+    await ship(2, 'webhook-events-stock-0002'); // 6 → 4: crosses 5
+    await ship(1, 'webhook-events-stock-0003'); // 4 → 3: already low
+    const lows = (await deliveredSince(mark)).filter((event) => event.type === 'stock.low');
+    expect(lows.map((event) => [event.data.id, event.data.inventoryQuantity])).toEqual([[variantId, 4]]);
   });
 
   it('booking.confirmed from a merchant booking, then booking.cancelled, in order', async () => {
