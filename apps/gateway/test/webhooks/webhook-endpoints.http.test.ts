@@ -134,6 +134,13 @@ describe('webhook endpoint CRUD', () => {
       200,
     );
     expect(secondPage).toMatchObject({ data: [{ id: second.id }], nextCursor: null });
+    // A cursor naming no endpoint of the organization is refused, not read as the end of the list.
+    const unknown = await expectError(
+      await shop.call('owner', 'GET', `${BASE}?cursor=whe_ZZZZZZZZZZZZZZZZZZZZZZZZZZ`),
+      400,
+      'VALIDATION_FAILED',
+    );
+    expect(unknown.details?.issues?.[0]?.path).toBe('cursor');
 
     const patched = await expectJson<Endpoint>(
       await shop.call('staffWith', 'PATCH', `${BASE}/${created.id}`, {

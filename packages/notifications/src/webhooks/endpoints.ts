@@ -213,6 +213,16 @@ export async function listWebhookEndpoints(
     .orderBy('id')
     .limit(query.limit + 1)
     .execute();
+  // Only an empty page checks the cursor: the end of the list, or a cursor naming no endpoint (400).
+  if (rows.length === 0 && query.cursor !== undefined) {
+    const known = await db
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', query.cursor)
+      .executeTakeFirst();
+    if (!known) throw AppError.validation([{ path: 'cursor', message: 'does not name a webhook endpoint' }]);
+  }
   const page = toPage(rows, query.limit);
   return { data: page.data.map((row) => toWebhookEndpointRead(row, now)), nextCursor: page.nextCursor };
 }
@@ -349,6 +359,17 @@ export async function listWebhookDeliveries(
     .orderBy('id', 'desc')
     .limit(query.limit + 1)
     .execute();
+  if (rows.length === 0 && query.cursor !== undefined) {
+    const known = await db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('organization_id', '=', organizationId)
+      .where('endpoint_id', '=', query.id)
+      .where('id', '=', query.cursor)
+      .executeTakeFirst();
+    if (!known)
+      throw AppError.validation([{ path: 'cursor', message: 'does not name a delivery of the endpoint' }]);
+  }
   const page = toPage(rows, query.limit);
   return { data: page.data.map(toWebhookDeliveryRead), nextCursor: page.nextCursor };
 }
