@@ -13,6 +13,7 @@ import {
   customerEmailConfigOf,
   startOutboxWorkerFromConfig,
 } from '@commerce/notifications';
+import { startWebhookWorkerFromConfig } from '@commerce/notifications/webhooks';
 import { startCheckoutMaintenance } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import { createRateLimiter, parseRateLimitStore } from '@commerce/rate-limit';
@@ -129,6 +130,15 @@ export async function startGateway(
       })
     : undefined;
 
+  // Outbound webhooks leave through their own outbox, delivered wherever the email outbox is.
+  const webhookWorker = config.runWorkerInProcess
+    ? startWebhookWorkerFromConfig(config, {
+        db: database.db,
+        logger: logger.child({ component: 'webhook-worker' }),
+        clock,
+      })
+    : undefined;
+
   // Checkout's sweeps (expiry, abandoned-cart reminders) run wherever the outbox worker runs.
   const checkoutSweeps = config.runWorkerInProcess
     ? startCheckoutMaintenance({
@@ -232,6 +242,7 @@ export async function startGateway(
       })();
       const backgroundStopped = Promise.all([
         worker?.stop(),
+        webhookWorker?.stop(),
         checkoutSweeps?.stop(),
         housekeeping?.stop(),
         bookingSweeps?.stop(),

@@ -135,8 +135,10 @@ describe.skipIf(!testDatabaseUrl)('worker process on PostgreSQL', { timeout: 90_
       expect(lines.map((line) => line.msg)).toEqual(
         expect.arrayContaining([
           'outbox worker started',
+          'webhook worker started',
           'shutting down',
           'outbox worker stopped',
+          'webhook worker stopped',
           'worker stopped',
         ]),
       );

@@ -4,6 +4,7 @@ import { startHousekeeping } from '@commerce/customers';
 import { migrateToLatest, openDatabase } from '@commerce/db';
 import { createCarrierProvider, startLabelSweeps } from '@commerce/fulfillment';
 import { customerEmailConfigOf, startOutboxWorkerFromConfig } from '@commerce/notifications';
+import { startWebhookWorkerFromConfig } from '@commerce/notifications/webhooks';
 import { startCheckoutMaintenance } from '@commerce/orders';
 import { createPaymentProvider } from '@commerce/payments';
 import pino from 'pino';
@@ -56,6 +57,7 @@ const database = await openDatabase({
     ),
 });
 let running: ReturnType<typeof startOutboxWorkerFromConfig>;
+let webhooks: ReturnType<typeof startWebhookWorkerFromConfig>;
 let checkoutSweeps: ReturnType<typeof startCheckoutMaintenance>;
 let housekeeping: ReturnType<typeof startHousekeeping>;
 let bookingSweeps: ReturnType<typeof startBookingSweeps>;
@@ -63,6 +65,10 @@ let labelSweeps: ReturnType<typeof startLabelSweeps>;
 try {
   await migrateToLatest(database.db);
   running = startOutboxWorkerFromConfig(config, { db: database.db, logger });
+  webhooks = startWebhookWorkerFromConfig(config, {
+    db: database.db,
+    logger: logger.child({ component: 'webhook-worker' }),
+  });
   // Expired sessions, and those past their payment window, give their stock back; unpaid carts get one reminder.
   checkoutSweeps = startCheckoutMaintenance({
     db: database.db,
@@ -125,6 +131,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     deadline.unref();
     Promise.all([
       running.stop(),
+      webhooks.stop(),
       checkoutSweeps.stop(),
       housekeeping.stop(),
       bookingSweeps.stop(),

@@ -3,6 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { AuthKind } from './meta.ts';
 import type { RestRoute } from './rest-routes.ts';
+import { webhookEventComponents } from './webhook-event-schemas.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -114,6 +115,8 @@ export function buildOpenApiDocument(
   const components = (generated.components ?? {}) as JsonObject;
   const schemas = (components.schemas ?? {}) as JsonObject;
   schemas.ErrorEnvelope = errorEnvelopeSchema;
+  // Outbound webhook bodies: no operation answers them, receivers validate against them.
+  Object.assign(schemas, webhookEventComponents());
   components.schemas = schemas;
   generated.components = components;
 

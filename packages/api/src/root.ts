@@ -26,6 +26,7 @@ import { merchantShipmentCancellationsRouter } from './routers/merchant/shipment
 import { merchantShippingRouter } from './routers/merchant/shipping/index.ts';
 import { merchantShippingLabelsRouter } from './routers/merchant/shipping-labels/index.ts';
 import { merchantWarehouseOutputsRouter } from './routers/merchant/warehouse-outputs/index.ts';
+import { merchantWebhookEndpointsRouter } from './routers/merchant/webhook-endpoints/index.ts';
 import { platformOrganizationsRouter } from './routers/platform/organizations/index.ts';
 import { platformSignupsRouter } from './routers/platform/signups/index.ts';
 import { publicBookingAvailabilityRouter } from './routers/public/booking-availability/index.ts';
@@ -91,6 +92,7 @@ export const appRouter = router({
     bookingServices: merchantBookingServicesRouter,
     bookings: merchantBookingsRouter,
     bookingPaymentLinks: merchantBookingPaymentLinksRouter,
+    webhookEndpoints: merchantWebhookEndpointsRouter,
   }),
   customer: router({
     auth: customerAuthRouter,

@@ -40,6 +40,7 @@ describe('permission groups', () => {
         'bookings:manage',
         'fulfillment:operate',
         'customers:read',
+        'webhooks:manage',
       ].sort(),
     );
     expect(ROLES).toEqual(['Owner', 'Admin', 'Staff']);

@@ -14,6 +14,7 @@ export const PERMISSION_GROUPS = [
   'bookings:manage',
   'fulfillment:operate',
   'customers:read',
+  'webhooks:manage',
 ] as const;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
 export const permissionGroupSchema = z.enum(PERMISSION_GROUPS);

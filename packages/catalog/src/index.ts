@@ -131,6 +131,7 @@ export { archiveVariant, restoreVariant } from './variants/archive-variant.ts';
 export { createVariant } from './variants/create-variant.ts';
 export { getVariant } from './variants/get-variant.ts';
 export { listVariants } from './variants/list-variants.ts';
+export { DEFAULT_LOW_STOCK_THRESHOLD, emitLowStockCrossings } from './variants/low-stock.ts';
 export {
   createVariantInputSchema,
   updateVariantInputSchema,

@@ -1,9 +1,8 @@
 /**
- * Signature checks for receivers (a merchant's server) of the Commerce API's outbound webhooks,
- * which the API does not send yet: they are being built, and no endpoint, event or secret exists
- * so far. The check follows the Standard Webhooks scheme (`webhook-id`, `webhook-timestamp`,
- * `webhook-signature: v1,<base64 HMAC-SHA256>`), by the `standardwebhooks` library, which those
- * deliveries are to use.
+ * Signature checks for receivers (a merchant's server) of the Commerce API's outbound webhooks
+ * (`POST /merchant/webhook-endpoints`). The check follows the Standard Webhooks scheme
+ * (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`), by the
+ * `standardwebhooks` library, which the API signs deliveries with.
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
@@ -16,8 +15,9 @@ export type WebhookHeaders = Headers | Record<string, string | string[] | undefi
 
 /**
  * The JSON body of a webhook request, once its signature is verified with a `whsec_…` secret
- * (during a rotation, try the new secret, then the old one); what the body holds is not defined
- * yet, so it is `unknown` unless the caller names a type. `body` must be
+ * (during a rotation's 24 hours a delivery carries both secrets' signatures, so either verifies);
+ * the body is `{ id, type, createdAt, organizationSlug, data }`, `unknown` here unless the caller
+ * names a type (the OpenAPI document's `WebhookEvent`). `body` must be
  * the raw body exactly as received, not JSON parsed and serialized again. Throws
  * `WebhookVerificationError` when a header is missing, the signature does not match, or the
  * timestamp is more than five minutes from the receiver's clock (a replay).

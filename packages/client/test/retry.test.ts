@@ -145,6 +145,14 @@ describe('which writes are keyed and resent', () => {
     const listed = IDEMPOTENT_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
     expect(listed).toContain('POST /merchant/bookings');
     expect(listed).toContain('POST /merchant/bookings/{id}/cancel');
+    // An endpoint created twice would receive every event twice: its create reads the key.
+    expect(
+      IDEMPOTENT_OPERATIONS.find((operation) => operation.path === '/merchant/webhook-endpoints'),
+    ).toMatchObject({
+      method: 'POST',
+      required: false,
+    });
+    expect(listed).not.toContain('POST /merchant/webhook-endpoints/{id}/test');
     expect(listed).not.toContain('POST /merchant/items');
     expect(listed).not.toContain('POST /public/orders');
     expect(listed).not.toContain('POST /public/customer/auth/request-link');

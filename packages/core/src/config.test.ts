@@ -546,3 +546,38 @@ describe('RATE_LIMIT_IPV6_PREFIX', () => {
       expect(configErrorOf({ RATE_LIMIT_IPV6_PREFIX: value }).message).toContain('RATE_LIMIT_IPV6_PREFIX');
   });
 });
+
+describe('outbound webhooks', () => {
+  const production = {
+    NODE_ENV: 'production',
+    MERCHANT_JWT_SECRET: PRODUCTION_SECRET,
+    SMTP_URL: SMTP,
+    ...STRIPE,
+  };
+
+  it('allows private hosts and plain http outside production, with a development signing key', () => {
+    const { webhooks } = loadConfig({});
+    expect(webhooks.allowPrivateHosts).toBe(true);
+    expect(webhooks.requireHttps).toBe(false);
+    expect(webhooks.signingKey).toMatch(/^dev-only/);
+  });
+
+  it('refuses private hosts, needs https and has no signing key of its own in production', () => {
+    const { webhooks } = loadConfig(production);
+    expect(webhooks).toEqual({ signingKey: undefined, allowPrivateHosts: false, requireHttps: true });
+    const key = 'a-production-webhook-signing-key-0123456789';
+    expect(loadConfig({ ...production, WEBHOOK_SIGNING_KEY: key }).webhooks.signingKey).toBe(key);
+    expect(
+      loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true' }).webhooks.allowPrivateHosts,
+    ).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_HOSTS: 'false' }).webhooks.allowPrivateHosts).toBe(false);
+  });
+
+  it('refuses a short signing key, and the development one in production', () => {
+    expect(configErrorOf({ WEBHOOK_SIGNING_KEY: 'short' }).message).toContain('WEBHOOK_SIGNING_KEY');
+    const development = loadConfig({}).webhooks.signingKey;
+    expect(configErrorOf({ ...production, WEBHOOK_SIGNING_KEY: development }).message).toContain(
+      'WEBHOOK_SIGNING_KEY',
+    );
+  });
+});

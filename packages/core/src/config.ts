@@ -7,6 +7,7 @@ import { ORGANIZATION_SLUG_PATTERN } from './organization-slug.ts';
  */
 const DEV_JWT_SECRET = 'dev-only-merchant-jwt-secret-change-me-0123456789';
 const DEV_WEBHOOK_SECRET = 'whsec_dev_only_change_me';
+const DEV_WEBHOOK_SIGNING_KEY = 'dev-only-outbound-webhook-signing-key-change-me-0123456789';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const optionalString = z
@@ -148,6 +149,10 @@ const configSchema = z
         });
         return z.NEVER;
       }),
+    // The server key outbound webhook secrets are derived from (docs/webhooks.md); unset in production: no webhooks.
+    WEBHOOK_SIGNING_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    // Unset: true outside production (a receiver on this machine), false in production.
+    WEBHOOK_ALLOW_PRIVATE_HOSTS: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     SEED_DEMO: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
     RUN_WORKER: optionalString.pipe(z.enum(['true', 'false', '1', '0']).optional()),
@@ -302,6 +307,14 @@ const configSchema = z
         message: 'is required when DISTANCE_PROVIDER=google',
       });
     }
+    // Whoever knows the development key could sign deliveries to every merchant's endpoints.
+    if (env.NODE_ENV === 'production' && env.WEBHOOK_SIGNING_KEY === DEV_WEBHOOK_SIGNING_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_SIGNING_KEY'],
+        message: 'the development webhook signing key is refused in production',
+      });
+    }
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
         code: 'custom',
@@ -409,6 +422,13 @@ export interface Config {
    * and CIDRs of the proxies (the client is the first entry from the right outside them).
    */
   trustProxy: number | string[];
+  /**
+   * Outbound webhooks (docs/webhooks.md): the server key endpoint secrets are derived from (unset
+   * in production without WEBHOOK_SIGNING_KEY: endpoints cannot be created and nothing is sent),
+   * whether endpoint URLs may name loopback, private or link-local addresses, and whether they must
+   * be https (production).
+   */
+  webhooks: { signingKey: string | undefined; allowPrivateHosts: boolean; requireHttps: boolean };
   logLevel: RawConfig['LOG_LEVEL'];
   /** Seed the demo organization at start (default: on for the embedded database). */
   seedDemo: boolean;
@@ -547,6 +567,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxConnectionsPerClient: raw.HTTP_MAX_CONNECTIONS_PER_CLIENT,
     },
     trustProxy: raw.TRUST_PROXY,
+    webhooks: {
+      signingKey: raw.WEBHOOK_SIGNING_KEY ?? (production ? undefined : DEV_WEBHOOK_SIGNING_KEY),
+      allowPrivateHosts: truthy(raw.WEBHOOK_ALLOW_PRIVATE_HOSTS, !production),
+      requireHttps: production,
+    },
     logLevel: raw.LOG_LEVEL,
     seedDemo: truthy(raw.SEED_DEMO, embedded),
     runWorkerInProcess: truthy(raw.RUN_WORKER, embedded),

@@ -48,6 +48,10 @@ export const ERROR_TABLE = {
     message: 'The order has no single shipment whose tracking can be repaired',
   },
   BOX_PRESET_NAME_TAKEN: { status: 409, message: 'Another active box preset has this name' },
+  WEBHOOK_ENDPOINT_LIMIT_REACHED: {
+    status: 409,
+    message: 'The organization has the most webhook endpoints allowed',
+  },
   BOX_PRESET_LIMIT_REACHED: {
     status: 409,
     message: 'The organization has the most active box presets allowed',

@@ -47,6 +47,9 @@ export const ID_PREFIXES = [
   'pst',
   'lbp',
   'scn',
+  'whe',
+  'whd',
+  'evt',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

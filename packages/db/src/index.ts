@@ -92,5 +92,9 @@ export {
   type ShippingZone,
   type StockSubscription,
   type Variant,
+  type WebhookDeliveryRow,
+  type WebhookDeliveryStatus,
+  type WebhookEndpointRow,
+  type WebhookEndpointStatus,
 } from './schema.ts';
 export { inTransaction } from './transaction.ts';

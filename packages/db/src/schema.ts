@@ -81,6 +81,54 @@ export interface OutboxTable {
   dedupe_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** A merchant's webhook receiver (docs/webhooks.md). No secret is stored: it is derived from the salt. */
+export interface WebhookEndpointsTable {
+  organization_id: string;
+  id: string;
+  url: string;
+  /** The event types the endpoint receives. */
+  events: Json<string[]>;
+  description: string | null;
+  status: Generated<WebhookEndpointStatus>;
+  /** Why the endpoint was disabled: `FAILING` (by the worker) or `MERCHANT`. */
+  disabled_reason: string | null;
+  secret_salt: string;
+  previous_secret_salt: string | null;
+  previous_secret_expires_at: Date | null;
+  /** The start of the current run of failed attempts; null after a success. */
+  failing_since: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type WebhookEndpointStatus = 'ENABLED' | 'DISABLED';
+export type WebhookDeliveryStatus = 'PENDING' | 'PROCESSING' | 'DELIVERED' | 'FAILED';
+
+/** One event for one endpoint: the webhook outbox. */
+export interface WebhookDeliveriesTable {
+  organization_id: string;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  /** The object whose events go in order (a booking's id); null for events of no order. */
+  ordering_key: string | null;
+  sequence: Generated<string>;
+  /** The JSON body exactly as signed and sent. */
+  body: string;
+  status: Generated<WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Date | null;
+  last_attempt_at: Date | null;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  finished_at: Date | null;
+}
+
 /** What the development email transport "sent" (used while SMTP_URL is unset). */
 export interface DevEmailsTable {
   organization_id: string;
@@ -1179,6 +1227,8 @@ export interface Database {
   memberships: MembershipsTable;
   audit_logs: AuditLogsTable;
   outbox: OutboxTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   dev_emails: DevEmailsTable;
   rate_limits: RateLimitsTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -1239,6 +1289,8 @@ export type NewMembership = Insertable<MembershipsTable>;
 export type MembershipUpdate = Updateable<MembershipsTable>;
 export type AuditLog = Selectable<AuditLogsTable>;
 export type OutboxRow = Selectable<OutboxTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type DevEmail = Selectable<DevEmailsTable>;
 export type OrganizationSettings = Selectable<OrganizationSettingsTable>;
 export type OnboardingStep = Selectable<OnboardingStepsTable>;
@@ -1468,6 +1520,42 @@ export const SCHEMA_COLUMNS = {
     'created_at',
     'delivered_at',
     'dedupe_key',
+  ],
+  webhook_endpoints: [
+    'organization_id',
+    'id',
+    'url',
+    'events',
+    'description',
+    'status',
+    'disabled_reason',
+    'secret_salt',
+    'previous_secret_salt',
+    'previous_secret_expires_at',
+    'failing_since',
+    'created_at',
+    'updated_at',
+  ],
+  webhook_deliveries: [
+    'organization_id',
+    'id',
+    'endpoint_id',
+    'event_id',
+    'event_type',
+    'ordering_key',
+    'sequence',
+    'body',
+    'status',
+    'attempts',
+    'next_attempt_at',
+    'locked_until',
+    'last_attempt_at',
+    'response_status',
+    'response_body',
+    'duration_ms',
+    'last_error',
+    'created_at',
+    'finished_at',
   ],
   dev_emails: [
     'organization_id',

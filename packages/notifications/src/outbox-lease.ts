@@ -44,6 +44,11 @@ export interface LeaseHeartbeatOptions {
   /** The longest one send may take; shorter than `leaseMs`, so a send can end before its lease can lapse. */
   deliveryTimeoutMs: number;
   logger: Logger;
+  /**
+   * The leased table: the email outbox (default) or the webhook outbox, which share the lease
+   * columns (`organization_id`, `id`, `status`, `attempts`, `locked_until`).
+   */
+  table?: 'outbox' | 'webhook_deliveries';
 }
 
 export interface LeaseHeartbeat {
@@ -94,6 +99,8 @@ export function leaseNeededToSend(deliveryTimeoutMs: number, leaseMs: number): n
  */
 export function createLeaseHeartbeat(options: LeaseHeartbeatOptions): LeaseHeartbeat {
   const { db, clock, leaseMs, intervalMs, deliveryTimeoutMs, logger } = options;
+  // Typed as the email outbox: the statements below use only the columns both tables share.
+  const table = (options.table ?? 'outbox') as 'outbox';
   if (!(leaseMs > 0)) throw new Error('leaseMs must be positive');
   if (!(intervalMs > 0 && intervalMs < leaseMs)) {
     throw new Error('the lease heartbeat interval must be positive and shorter than leaseMs');
@@ -120,14 +127,14 @@ export function createLeaseHeartbeat(options: LeaseHeartbeatOptions): LeaseHeart
     if (rows.length === 0) return 0;
     const leaseEnd = clock.now().getTime() + leaseMs;
     const renewed = await db
-      .updateTable('outbox')
+      .updateTable(table)
       .set({ locked_until: new Date(leaseEnd) })
       .where((eb) =>
         eb(
           eb.refTuple('organization_id', 'id'),
           'in',
           eb
-            .selectFrom('outbox')
+            .selectFrom(table)
             .select(['organization_id', 'id'])
             .where('status', '=', 'PROCESSING')
             .where((inner) =>

@@ -511,6 +511,7 @@ describe('GET /merchant/auth/permission-presets', () => {
       'customer_support',
       'bookings_manager',
       'store_settings',
+      'developer',
     ]);
     for (const preset of body.data) {
       expect(preset.permissions.length).toBeGreaterThan(0);

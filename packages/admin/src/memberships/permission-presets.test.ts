@@ -14,6 +14,7 @@ describe('listPermissionPresets', () => {
       'customer_support',
       'bookings_manager',
       'store_settings',
+      'developer',
     ]);
     for (const preset of presets.data) {
       expect(preset.permissions.length, preset.key).toBeGreaterThan(0);

@@ -37,6 +37,12 @@ export const PERMISSION_PRESETS = [
     description: 'Changes store settings, shipping zones and rates.',
     permissions: ['settings:manage'],
   },
+  {
+    key: 'developer',
+    name: 'Developer',
+    description: "Manages the webhook endpoints that send the store's events to other systems.",
+    permissions: ['webhooks:manage'],
+  },
 ] as const satisfies readonly (Omit<PermissionPreset, 'permissions'> & {
   permissions: readonly PermissionGroup[];
 })[];

@@ -129,5 +129,4 @@ describe('findTenantSnapshotBySlug', () => {
     expect((await findTenantSnapshotBySlug(handle.db, 'german-shop'))?.profile.locale).toBe('de-DE');
     expect((await findTenantSnapshotBySlug(handle.db, 'garbled-shop'))?.profile.locale).toBe('en-US');
   });
-
 });

@@ -8,6 +8,7 @@ import { withCapacityLock } from '../capacity/capacity-lock.ts';
 import { insertClaims, releaseClaims } from '../capacity/claims.ts';
 import { readLiveClaims } from '../capacity/live-claims.ts';
 import { closeOtherPaymentLinks, keptInCents, OPEN_SESSION_STATUSES } from './booking-payments.ts';
+import { emitBookingEvent } from './booking-webhooks.ts';
 import { appendHistory } from './history.ts';
 import { type BookingNotifyContext, notifyBookingCustomer, notifyBookingMerchant } from './notify.ts';
 
@@ -307,6 +308,7 @@ export async function settleBookingPayment(
         .where('organization_id', '=', ctx.organizationId)
         .where('id', '=', booking.id)
         .execute();
+      await emitBookingEvent(trx, ctx, booking.id, 'booking.confirmed');
       await sendReceipt(trx, ctx, booking, attempt.amount_in_cents, attempt.currency);
       // Money was taken: its confirmation (and fresh management link) is never held back by the cap.
       await notifyBookingCustomer(trx, ctx, booking.id, 'CONFIRMED', { afterKeptPayment: true });

@@ -24,6 +24,7 @@ import { unusedBookingCode } from './booking-codes.ts';
 import { recordConfirmedBookingSale } from './booking-payments.ts';
 import { type MerchantBookingDetail, readBookingDetail } from './booking-read.ts';
 import { type BookingTax, type QuotedTax, quoteBookingTax, totalWithTax } from './booking-tax.ts';
+import { emitBookingEvent } from './booking-webhooks.ts';
 import { historyEntry } from './history.ts';
 import type { CreateMerchantBookingInput } from './merchant-schemas.ts';
 import { notifyBookingCustomer } from './notify.ts';
@@ -164,6 +165,7 @@ export async function createMerchantBooking(
         // The record seen before the transaction expired meanwhile: nothing was rated for this request.
         if (!quote) throw new AppError('STALE_STATE', 'The idempotency key expired meanwhile; retry');
         const bookingId = await placeMerchantBooking(trx, ctx, input, { ...options, quote });
+        await emitBookingEvent(trx, ctx, bookingId, 'booking.confirmed');
         return { status: 201, body: (await readBookingDetail(trx, ctx, bookingId, 'MERCHANT'))! };
       },
       {

@@ -1,5 +1,6 @@
 import { AppError, canonicalJson } from '@commerce/core';
 import { type Database, inTransaction, isUniqueViolation, recordAudit } from '@commerce/db';
+import { enqueueWebhookEvent } from '@commerce/notifications/webhooks';
 import type { Kysely, UpdateObject } from 'kysely';
 import { type ItemWriteContext, withoutNullValues } from './context.ts';
 
@@ -102,7 +103,15 @@ export async function updateItem(
         metadata: { fields },
         at: ctx.at,
       });
-      return toDecoratedItem(trx, ctx.organizationId, updated);
+      const read = await toDecoratedItem(trx, ctx.organizationId, updated);
+      await enqueueWebhookEvent(trx, {
+        organizationId: ctx.organizationId,
+        type: 'item.updated',
+        objectId: itemId,
+        data: read,
+        at: ctx.at,
+      });
+      return read;
     });
   } catch (error) {
     if (isUniqueViolation(error, 'items_slug_key')) throw itemSlugTaken();

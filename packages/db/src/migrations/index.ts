@@ -27,6 +27,7 @@ import * as hostedLookups from './2026_11_26_0028_hosted_lookups.ts';
 import * as checkoutShippingAddress from './2026_11_26_0029_checkout_shipping_address.ts';
 import * as bookingAbuseLimits from './2026_11_28_0031_booking_abuse_limits.ts';
 import * as bookingLinkExpiryIndex from './2026_11_29_0032_booking_link_expiry_index.ts';
+import * as webhooks from './2026_11_29_0100_webhooks.ts';
 import * as tenantChangeNotices from './2026_11_29_0300_tenant_change_notices.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
@@ -59,5 +60,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0029_checkout_shipping_address': checkoutShippingAddress,
   '2026_11_28_0031_booking_abuse_limits': bookingAbuseLimits,
   '2026_11_29_0032_booking_link_expiry_index': bookingLinkExpiryIndex,
+  '2026_11_29_0100_webhooks': webhooks,
   '2026_11_29_0300_tenant_change_notices': tenantChangeNotices,
 };

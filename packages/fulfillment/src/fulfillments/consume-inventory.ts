@@ -1,3 +1,4 @@
+import { emitLowStockCrossings } from '@commerce/catalog';
 import { newId } from '@commerce/core';
 import type { Database, FulfillmentLine } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
@@ -38,6 +39,7 @@ export async function consumeInventory(
       .map((variant) => [variant.id, variant.inventory_quantity!]),
   );
   if (onHand.size === 0) return;
+  const before = new Map(onHand);
   const reserved = input.orderId === null ? [] : await lockReservations(trx, input, [...onHand.keys()]);
 
   for (const line of withVariant) {
@@ -94,6 +96,11 @@ export async function consumeInventory(
       onHand.set(variantId, stock - taken);
     }
   }
+  await emitLowStockCrossings(
+    trx,
+    input,
+    [...before].map(([variantId, stock]) => ({ variantId, before: stock, after: onHand.get(variantId)! })),
+  );
 }
 
 /** The order's CONSUMED checkout reservations of these variants with units left, locked, oldest first. */

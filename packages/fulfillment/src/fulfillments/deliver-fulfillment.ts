@@ -1,4 +1,5 @@
 import { type Database, inTransaction, recordAudit } from '@commerce/db';
+import { enqueueWebhookEvent } from '@commerce/notifications/webhooks';
 import { resolveRecordId } from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import { findFulfillment, readFulfillment } from './fulfillment-read.ts';
@@ -44,6 +45,13 @@ export async function deliverFulfillment(
       .where('organization_id', '=', ctx.organizationId)
       .where('id', '=', fulfillment.id)
       .execute();
+    await enqueueWebhookEvent(trx, {
+      organizationId: ctx.organizationId,
+      type: 'fulfillment.delivered',
+      objectId: fulfillment.id,
+      data: () => readFulfillment(trx, ctx.organizationId, fulfillment.sales_record_id, fulfillment.id),
+      at: ctx.at,
+    });
     await recordAudit(trx, {
       organizationId: ctx.organizationId,
       actor: ctx.actor,

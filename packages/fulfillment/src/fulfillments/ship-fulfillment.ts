@@ -1,9 +1,11 @@
 import { AppError } from '@commerce/core';
 import type { Database, Fulfillment, FulfillmentLine } from '@commerce/db';
 import { customerLink, enqueueTemplatedEmail } from '@commerce/notifications';
+import { enqueueWebhookEvent } from '@commerce/notifications/webhooks';
 import type { LockedRecord } from '@commerce/orders';
 import type { Kysely } from 'kysely';
 import { consumeInventory } from './consume-inventory.ts';
+import { readFulfillment } from './fulfillment-read.ts';
 import type { FulfillmentContext } from './schemas.ts';
 
 /** The columns of a fulfillment shipped now: the notification decision, its stock consumed, its ship time. */
@@ -60,6 +62,13 @@ export async function completeShipment(
     lines,
   );
   if (notifyCustomer) await enqueueShipmentEmail(trx, ctx, target, fulfillment, lines);
+  await enqueueWebhookEvent(trx, {
+    organizationId: ctx.organizationId,
+    type: 'fulfillment.shipped',
+    objectId: fulfillment.id,
+    data: () => readFulfillment(trx, ctx.organizationId, fulfillment.sales_record_id, fulfillment.id),
+    at: ctx.at,
+  });
 }
 
 async function enqueueShipmentEmail(

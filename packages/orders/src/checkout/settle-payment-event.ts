@@ -3,6 +3,7 @@ import type { CustomerEmailConfig } from '@commerce/notifications';
 import type { PaymentWebhookEvent } from '@commerce/payments';
 import type { Kysely } from 'kysely';
 import { findOrder } from '../orders/order-read.ts';
+import { emitOrderEvent } from '../orders/order-webhooks.ts';
 import { cancelUnpaidCheckoutPayment } from './cancel-checkout-payment.ts';
 import { completeSession, moveSession } from './complete-session.ts';
 import { confirmCheckoutOrder, setOrderPaymentStatus } from './place-order.ts';
@@ -204,6 +205,7 @@ export async function settlePaymentEvent(
   }
 
   const paid = await setOrderPaymentStatus(trx, order, 'PAID', options.at);
+  await emitOrderEvent(trx, 'order.paid', paid, options.at);
   if (attempt.status === 'FAILED') {
     const lines = await sessionLines(trx, session);
     await retakeStock(
@@ -257,7 +259,8 @@ export async function refundAfterCancel(
 ): Promise<void> {
   await owePaymentRefund(trx, attempt, at);
   const order = await findOrder(trx, attempt.organization_id, attempt.order_id!, 'update');
-  await setOrderPaymentStatus(trx, order, 'REFUNDED', at);
+  const refunded = await setOrderPaymentStatus(trx, order, 'REFUNDED', at);
+  await emitOrderEvent(trx, 'order.refunded', refunded, at);
   await recordAudit(trx, {
     organizationId: attempt.organization_id,
     actor: { userId: null, email: null },

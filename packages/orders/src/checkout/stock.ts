@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { queueBackInStockEmails } from '@commerce/catalog';
+import { emitLowStockCrossings, queueBackInStockEmails } from '@commerce/catalog';
 import { AppError, newId } from '@commerce/core';
 import type { Database } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
@@ -105,6 +105,16 @@ export async function reserveStock(
       .where('id', '=', variant.id)
       .execute();
   }
+  // The rows were read under their lock above, so the levels before and after are exact.
+  await emitLowStockCrossings(
+    trx,
+    scope,
+    tracked.map((variant) => ({
+      variantId: variant.id,
+      before: variant.inventory_quantity,
+      after: variant.inventory_quantity - wanted.get(variant.id)!,
+    })),
+  );
   await trx
     .insertInto('inventory_reservations')
     .values(

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { cancelUnpaidCheckoutPayment, lockOrderWithPayment } from '../checkout/cancel-checkout-payment.ts';
 import { type CheckoutMaintenanceLogger, runPaymentActions } from '../checkout/payment-actions.ts';
 import { readOrder } from '../orders/order-read.ts';
+import { emitOrderEvent } from '../orders/order-webhooks.ts';
 import type { OrderRead, OrderWriteContext, UpdateOrderStatusInput } from '../orders/schemas.ts';
 import { canTransition } from '../orders/transitions.ts';
 
@@ -67,6 +68,8 @@ export async function updateOrderStatus(
       metadata: { from: order.status, to: input.status },
       at: ctx.at,
     });
+    if (input.status === 'CANCELLED' && order.status !== 'CANCELLED')
+      await emitOrderEvent(trx, 'order.cancelled', updated, ctx.at);
     return { read: await readOrder(trx, ctx.organizationId, updated), owedCall: owed };
   });
   // Never fails the committed change: what it cannot do stays owed for the worker.

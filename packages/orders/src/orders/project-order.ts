@@ -3,6 +3,7 @@ import type { Database, Order } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import type { RecordedSale } from '../sales-records/record-sale.ts';
 import { takeOrderNumber } from './order-numbers.ts';
+import { emitOrderEvent } from './order-webhooks.ts';
 
 /**
  * Projects a just-recorded sale as a new order: a fresh `orderReference`, the
@@ -19,7 +20,7 @@ export async function projectOrder(
 ): Promise<Order> {
   const { record } = sale;
   const orderNumber = await takeOrderNumber(trx, record.organization_id);
-  return trx
+  const order = await trx
     .insertInto('orders')
     .values({
       organization_id: record.organization_id,
@@ -48,4 +49,6 @@ export async function projectOrder(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  await emitOrderEvent(trx, 'order.created', order, options.at);
+  return order;
 }

@@ -1,6 +1,7 @@
 import { AppError, newId, type ValidationIssue } from '@commerce/core';
 import { type Database, inTransaction, type Order, recordAudit, withIdempotency } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
+import { enqueueWebhookEvent } from '@commerce/notifications/webhooks';
 import type { Kysely } from 'kysely';
 import { findCustomerOrder } from './customer-orders.ts';
 import { assessReturnEligibility } from './eligibility.ts';
@@ -103,6 +104,13 @@ export async function createReturnForLockedOrder(
       })),
     )
     .execute();
+  await enqueueWebhookEvent(trx, {
+    organizationId,
+    type: 'return.requested',
+    objectId: id,
+    data: () => readReturn(trx, organizationId, id),
+    at: request.at,
+  });
   await recordAudit(trx, {
     organizationId,
     actor: { userId: null, email: request.customer.email },

@@ -8,6 +8,7 @@ import {
   recordAudit,
 } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
+import { enqueueWebhookEvent } from '@commerce/notifications/webhooks';
 import type { Kysely } from 'kysely';
 import { findOrder } from '../orders/order-read.ts';
 import { findCustomerOrder } from './customer-orders.ts';
@@ -80,6 +81,13 @@ async function applyMove(
       to: move.to,
       ...(rejectionReason !== undefined ? { reason: rejectionReason } : {}),
     },
+    at: ctx.at,
+  });
+  await enqueueWebhookEvent(trx, {
+    organizationId: locked.organization_id,
+    type: 'return.updated',
+    objectId: locked.id,
+    data: () => readReturn(trx, locked.organization_id, locked.id),
     at: ctx.at,
   });
   if (move.email) {

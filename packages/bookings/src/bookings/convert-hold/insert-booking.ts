@@ -2,6 +2,7 @@ import { newId } from '@commerce/core';
 import type { BookingStatus, Database } from '@commerce/db';
 import type { Kysely } from 'kysely';
 import { unusedBookingCode } from '../booking-codes.ts';
+import { bookingEventOf, emitBookingEvent } from '../booking-webhooks.ts';
 import type { ConvertHoldInput } from '../convert-schemas.ts';
 import { historyEntry } from '../history.ts';
 import type { Amounts } from './conversion-amounts.ts';
@@ -111,6 +112,7 @@ export async function insertBooking(
       })),
     )
     .execute();
+  await emitBookingEvent(trx, ctx, id, bookingEventOf(input.status));
   return id;
 }
 

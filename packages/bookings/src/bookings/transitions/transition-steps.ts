@@ -8,6 +8,7 @@ import { insertClaims } from '../../capacity/claims.ts';
 import { type BookingServiceTerms, MS_PER_MINUTE } from '../booking-claims.ts';
 import type { BookingPaymentCloseContext } from '../booking-payments.ts';
 import type { BookingRow } from '../booking-read.ts';
+import { bookingEventOf, emitBookingEvent } from '../booking-webhooks.ts';
 import { appendHistory, type BookingActor } from '../history.ts';
 import { type BookingCustomerEvent, type BookingNotifyContext, notifyBookingCustomer } from '../notify.ts';
 
@@ -103,6 +104,13 @@ export async function setStatus(
     .where('organization_id', '=', ctx.organizationId)
     .where('id', '=', booking.id)
     .execute();
+  // A move back to CONFIRMED with a new interval is a reschedule.
+  await emitBookingEvent(
+    trx,
+    ctx,
+    booking.id,
+    extra.starts_at !== undefined && to === 'CONFIRMED' ? 'booking.rescheduled' : bookingEventOf(to),
+  );
 }
 
 /** The customer's email of a transition, unless `by.notifyCustomer` is false. */
