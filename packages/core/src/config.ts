@@ -439,18 +439,18 @@ export interface Config {
   outboxConcurrency: number;
   shutdownTimeoutMs: number;
   /**
+   * Whether each gateway keeps the tenants it serves in memory, forgotten on the database's
+   * `tenant_changed` notices (docs/database.md, "Tenant changes"). Off behind a connection pooler in
+   * transaction mode, where `LISTEN` does not keep its connection.
+   */
+  tenantCacheEnabled: boolean;
+  /**
    * HTTP caching of the public catalog, collection, page and booking-service reads (docs/api.md,
    * "HTTP caching of public reads"): whether those reads answer an ETag and surrogate keys at all;
    * whether a shared cache may serve them without revalidating (`shared`: only when the CDN's cache
    * key includes the tenant header), with the `s-maxage` and `stale-while-revalidate` it then may;
    * and the organizations (by slug) whose reads are never cacheable.
    */
-  /**
-   * Whether each gateway keeps the tenants it serves in memory, forgotten on the database's
-   * `tenant_changed` notices (docs/database.md, "Tenant changes"). Off behind a connection pooler in
-   * transaction mode, where `LISTEN` does not keep its connection.
-   */
-  tenantCacheEnabled: boolean;
   publicCache: {
     enabled: boolean;
     shared: boolean;

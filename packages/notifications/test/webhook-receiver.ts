@@ -10,7 +10,9 @@ export interface WebhookReceiver {
   url: string;
   received: ReceivedWebhook[];
   /** What the next requests are answered: a status (and body), or `hang` (never answered). */
-  answer: (request: ReceivedWebhook) => { status: number; body?: string } | 'hang';
+  answer: (
+    request: ReceivedWebhook,
+  ) => { status: number; body?: string; headers?: Record<string, string> } | 'hang';
   /** Resolves once `count` requests arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -63,7 +65,7 @@ export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookRece
         hanging.add(end);
         return;
       }
-      res.writeHead(answer.status, { 'content-type': 'text/plain' });
+      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
       res.end(answer.body ?? '');
     });
   });

@@ -163,7 +163,7 @@ describe.skipIf(needs !== '')(`two gateways and a worker on one PostgreSQL${need
     expect(refusedBy).toEqual(new Set([0, 1]));
   });
 
-  it('has every gateway see a settings change made through another within a second', async () => {
+  it('has every gateway see a settings change made through another at once (the database notifies it)', async () => {
     const a = gateways.postgresA;
     const b = gateways.postgresB;
     const slug = `settings-${randomBytes(3).toString('hex')}`;
@@ -187,8 +187,10 @@ describe.skipIf(needs !== '')(`two gateways and a worker on one PostgreSQL${need
     expect(changed.status).toBe(200);
     const since = Date.now();
     expect(await allowedBy(a)).toBe(storefront);
-    await expect.poll(() => allowedBy(b), { timeout: 1_000, interval: 10 }).toBe(storefront);
-    expect(Date.now() - since).toBeLessThan(1_000);
+    await expect.poll(() => allowedBy(b), { timeout: 5_000, interval: 10 }).toBe(storefront);
+    // Typically tens of milliseconds; the bound leaves room for a loaded CI machine and stays far
+    // under the 15 s time-to-live, so only the database's notice can have told gateway B.
+    expect(Date.now() - since).toBeLessThan(2_000);
   });
 
   it('reads through one gateway the orders placed through the other, and the worker emails each once', async () => {

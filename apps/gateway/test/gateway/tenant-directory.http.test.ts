@@ -88,7 +88,7 @@ describe('the tenant directory', () => {
     expect((await organization()).displayName).toBe('Lookups & Co');
   });
 
-  it('sees a change made outside the service (a hand edit) within a second, through the notice', async () => {
+  it('sees a change made outside the service (a hand edit) through the notice, well before the time-to-live', async () => {
     await organization();
     await h.database.db
       .updateTable('organization_settings')
@@ -96,7 +96,7 @@ describe('the tenant directory', () => {
       .where('organization_id', '=', organizationId)
       .execute();
     await expect
-      .poll(async () => (await organization()).displayName, { timeout: 1_000, interval: 20 })
+      .poll(async () => (await organization()).displayName, { timeout: 5_000, interval: 20 })
       .toBe('Edited by hand');
 
     await h.database.db
@@ -104,6 +104,6 @@ describe('the tenant directory', () => {
       .set({ status: 'SUSPENDED' })
       .where('id', '=', organizationId)
       .execute();
-    await expect.poll(async () => (await read({})).status, { timeout: 1_000, interval: 20 }).toBe(404);
+    await expect.poll(async () => (await read({})).status, { timeout: 5_000, interval: 20 }).toBe(404);
   });
 });

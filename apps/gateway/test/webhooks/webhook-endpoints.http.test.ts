@@ -212,6 +212,11 @@ describe('webhook endpoint CRUD', () => {
     );
     const recorded = await h.database.db.selectFrom('idempotency_keys').select('response_body').execute();
     expect(JSON.stringify(recorded)).not.toContain('whsec_');
+
+    // Once the secret is rotated, a replay no longer hands out a secret: not the old, not the new.
+    await expectJson(await shop.call('owner', 'POST', `${BASE}/${firstBody.id}/rotate-secret`), 201);
+    const stale = await shop.call('owner', 'POST', BASE, body, key);
+    await expectError(stale, 409, 'STALE_STATE');
   });
 
   it('allows at most 20 endpoints per organization, whatever the concurrency', async () => {

@@ -83,7 +83,11 @@ export function toWebhookDeliveryRead(row: WebhookDeliveryRow): WebhookDeliveryR
   };
 }
 
-async function assertUrlAllowed(url: string, settings: WebhookSettings): Promise<void> {
+/**
+ * Refuses a URL webhooks may not be sent to (400 `VALIDATION_FAILED` on `url`), resolving its host:
+ * call it before any transaction, so no connection or lock waits on DNS.
+ */
+export async function assertWebhookUrlAllowed(url: string, settings: WebhookSettings): Promise<void> {
   const problems = await webhookUrlProblemsResolved(url, settings.policy, settings.resolve);
   if (problems.length > 0)
     throw AppError.validation(
@@ -133,10 +137,12 @@ export async function createWebhookEndpoint(
   ctx: WebhookWriteContext,
   settings: WebhookSettings,
   input: CreateWebhookEndpointInput,
+  options: { urlChecked?: boolean } = {},
 ): Promise<WebhookEndpointWithSecret> {
   const signingKey = requireSigningKey(settings);
-  // DNS before the transaction: no network wait while holding the lock.
-  await assertUrlAllowed(input.url, settings);
+  // DNS before the transaction: no network wait while holding the lock. A caller that runs this
+  // inside a transaction of its own (an idempotent create) checks the URL before it opens it.
+  if (!options.urlChecked) await assertWebhookUrlAllowed(input.url, settings);
   const id = newId('whe', ctx.at);
   const salt = newSecretSalt();
   return inTransaction(db, async (trx) => {
@@ -238,7 +244,7 @@ export async function updateWebhookEndpoint(
   settings: WebhookSettings,
   input: UpdateWebhookEndpointInput,
 ): Promise<WebhookEndpointRead> {
-  if (input.url !== undefined) await assertUrlAllowed(input.url, settings);
+  if (input.url !== undefined) await assertWebhookUrlAllowed(input.url, settings);
   return inTransaction(db, async (trx) => {
     const current = await findEndpoint(trx, ctx.organizationId, input.id, { forUpdate: true });
     const changes: Record<string, unknown> = {};

@@ -28,7 +28,7 @@ export const WEBHOOK_EVENT_CATALOG = [
   { type: 'booking.confirmed', object: 'booking', description: 'A booking was confirmed.' },
   { type: 'booking.cancelled', object: 'booking', description: 'A booking was cancelled.' },
   { type: 'booking.rescheduled', object: 'booking', description: 'A booking moved to another time.' },
-  { type: 'item.updated', object: 'item', description: 'An item (or one of its variants) was changed.' },
+  { type: 'item.updated', object: 'item', description: 'An item was changed.' },
   {
     type: 'stock.low',
     object: 'variant',

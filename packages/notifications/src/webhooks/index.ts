@@ -1,4 +1,5 @@
 export {
+  assertWebhookUrlAllowed,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,

@@ -127,7 +127,12 @@ export function sendWebhookRequest(request: WebhookRequest): Promise<WebhookResp
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        const body = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT);
+        // Kept for the merchant to read, as text: PostgreSQL text holds no NUL, and a receiver's
+        // NUL would make the outcome unrecordable (the delivery sent again and again).
+        const body = Buffer.concat(chunks)
+          .toString('utf8')
+          .slice(0, RESPONSE_BODY_LIMIT)
+          .replaceAll('\u0000', '');
         resolve({ status: res.statusCode ?? 0, body, durationMs: elapsed() });
       });
       res.on('error', fail);

@@ -24,9 +24,20 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has; injectable so tests can play a rebinding DNS. */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+/** How long a host name may take to resolve when an endpoint is created or changed. */
+export const RESOLVE_TIMEOUT_MS = 3_000;
+
 export const systemResolver: HostResolver = async (hostname) => {
-  const addresses = await lookup(hostname, { all: true, verbatim: true });
-  return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('the host name did not resolve in time')), RESOLVE_TIMEOUT_MS);
+  });
+  try {
+    const addresses = await Promise.race([lookup(hostname, { all: true, verbatim: true }), timedOut]);
+    return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+  } finally {
+    clearTimeout(timer);
+  }
 };
 
 /**

@@ -113,6 +113,15 @@ describe('webhook worker', () => {
     expect(row!.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('records an answer holding NUL characters (which PostgreSQL text refuses) without them', async () => {
+    await endpoint();
+    receiver.answer = () => ({ status: 200, body: 'ok\u0000\u0000done' });
+    await enqueue('order.created', 'ord_nul');
+    expect(await worker().runOnce()).toEqual({ claimed: 1, delivered: 1, retried: 0, failed: 0 });
+    const [row] = await deliveries();
+    expect(row).toMatchObject({ status: 'DELIVERED', attempts: 1, response_body: 'okdone' });
+  });
+
   it('queues nothing for an event no endpoint subscribed to, and nothing for a disabled endpoint', async () => {
     await endpoint(['order.created']);
     expect(await enqueue('item.updated', 'itm_1')).toBeUndefined();
@@ -358,7 +367,8 @@ describe('webhook worker', () => {
 
   it('does not follow a redirect and times out a receiver that does not answer', async () => {
     await endpoint();
-    receiver.answer = () => ({ status: 302 });
+    // A redirect to the receiver itself: a client that followed it would be received twice.
+    receiver.answer = () => ({ status: 302, headers: { location: `${receiver.url}/next` } });
     await enqueue('order.created', 'ord_1');
     expect(await worker().runOnce()).toMatchObject({ retried: 1 });
     expect(receiver.received).toHaveLength(1);

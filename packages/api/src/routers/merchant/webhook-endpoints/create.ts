@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '@commerce/core';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey, withIdempotency } from '@commerce/db';
 import {
+  assertWebhookUrlAllowed,
   createWebhookEndpoint,
   createWebhookEndpointInputSchema,
   readWebhookEndpointWithSecret,
@@ -17,13 +20,18 @@ export const createProcedure = manager
       tags: TAGS,
       summary: 'Register a webhook endpoint',
       description: [
-        'Answers the endpoint with its `whsec_…` signing secret, shown in this answer only (and in a replay under the same `x-idempotency-key`). At most 20 endpoints per organization (`409 WEBHOOK_ENDPOINT_LIMIT_REACHED`).',
+        'Answers the endpoint with its `whsec_…` signing secret, shown in this answer only (and in a replay under the same `x-idempotency-key`, as long as the secret was not rotated since: then the replay is `409 STALE_STATE`, and a new secret comes from rotate-secret). At most 20 endpoints per organization (`409 WEBHOOK_ENDPOINT_LIMIT_REACHED`).',
         `${URL_RULES} ${ACCESS}`,
       ].join('\n\n'),
     },
     successStatus: 201,
     idempotencyKey: 'optional',
-    errors: ['WEBHOOK_ENDPOINT_LIMIT_REACHED', 'IDEMPOTENCY_KEY_REUSED', 'SERVICE_UNAVAILABLE'],
+    errors: [
+      'WEBHOOK_ENDPOINT_LIMIT_REACHED',
+      'IDEMPOTENCY_KEY_REUSED',
+      'STALE_STATE',
+      'SERVICE_UNAVAILABLE',
+    ],
   })
   .input(createWebhookEndpointInputSchema)
   .output(webhookEndpointWithSecretSchema)
@@ -32,6 +40,8 @@ export const createProcedure = manager
     const write = writeContext(ctx);
     const key = readIdempotencyKey(ctx.request.headers);
     if (key === undefined) return createWebhookEndpoint(ctx.db, write, settings, input);
+    // The URL's host is resolved before the idempotency record's transaction opens.
+    await assertWebhookUrlAllowed(input.url, settings);
     const outcome = await withIdempotency(
       ctx.db,
       {
@@ -42,20 +52,37 @@ export const createProcedure = manager
         retention: 'standard',
         now: write.at,
       },
-      async (trx) => ({ status: 201, body: await createWebhookEndpoint(trx, write, settings, input) }),
+      async (trx) => ({
+        status: 201,
+        body: await createWebhookEndpoint(trx, write, settings, input, { urlChecked: true }),
+      }),
       {
-        // The secret is never recorded: a replay derives it again from the endpoint.
-        toRecord: ({ secret: _secret, ...endpoint }) => endpoint,
-        fromRecord: (trx, recorded) =>
-          readWebhookEndpointWithSecret(
+        // The secret is never recorded, only its digest: a replay derives it again from the endpoint,
+        // and answers it only while it is still the secret this create made (a replay must never
+        // hand out a secret a rotation made since).
+        toRecord: ({ secret, ...endpoint }) => ({ ...endpoint, secretDigest: digestOf(secret) }),
+        fromRecord: async (trx, recorded) => {
+          const { id, secretDigest } = recorded.body as { id: string; secretDigest?: string };
+          const endpoint = await readWebhookEndpointWithSecret(
             trx,
             write.organizationId,
             settings,
-            (recorded.body as { id: string }).id,
+            id,
             write.at,
-          ),
+          );
+          if (digestOf(endpoint.secret) !== secretDigest)
+            throw new AppError(
+              'STALE_STATE',
+              "The endpoint's secret was rotated since this create; the create is not replayed. Rotate the secret again for a new one.",
+            );
+          return endpoint;
+        },
       },
     );
     if (outcome.replayed) ctx.resHeaders.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     return outcome.body;
   });
+
+function digestOf(secret: string): string {
+  return createHash('sha256').update(secret).digest('base64url');
+}
