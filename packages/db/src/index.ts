@@ -1,3 +1,4 @@
+export { lockForTransaction } from './advisory-lock.ts';
 export { type AuditActor, customerActor, recordAudit } from './audit.ts';
 export {
   DATABASE_RETRY_AFTER_SECONDS,

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '@commerce/core';
-import type { BoxPreset, Database } from '@commerce/db';
+import { type BoxPreset, type Database, lockForTransaction } from '@commerce/db';
 import { type Kysely, sql } from 'kysely';
 import { type BoxPresetRead, MAX_ACTIVE_BOX_PRESETS } from './schemas.ts';
 
@@ -59,8 +58,7 @@ export async function findBoxPresetRow(
  * write. A transaction-scoped advisory lock, 64-bit key from SHA-256.
  */
 export async function lockTenantBoxPresets(trx: Kysely<Database>, organizationId: string): Promise<void> {
-  const key = createHash('sha256').update(`box-presets\u0000${organizationId}`).digest().readBigInt64BE(0);
-  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(trx);
+  await lockForTransaction(trx, 'box-presets', organizationId);
 }
 
 /**

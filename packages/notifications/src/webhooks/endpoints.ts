@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { AppError, newId, type Page, toPage } from '@commerce/core';
 import {
   type AuditActor,
   type Database,
   inTransaction,
+  lockForTransaction,
   recordAudit,
   type WebhookDeliveryRow,
   type WebhookEndpointRow,
@@ -98,11 +98,7 @@ export async function assertWebhookUrlAllowed(url: string, settings: WebhookSett
 
 /** Serializes the endpoint writes of one organization, so the limit holds under concurrent creates. */
 async function lockTenantWebhookEndpoints(trx: Kysely<Database>, organizationId: string): Promise<void> {
-  const key = createHash('sha256')
-    .update(`webhook-endpoints\u0000${organizationId}`)
-    .digest()
-    .readBigInt64BE(0);
-  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(trx);
+  await lockForTransaction(trx, 'webhook-endpoints', organizationId);
 }
 
 async function findEndpoint(

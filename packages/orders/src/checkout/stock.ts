@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { emitLowStockCrossings, queueBackInStockEmails } from '@commerce/catalog';
 import { AppError, newId } from '@commerce/core';
-import type { Database } from '@commerce/db';
+import { type Database, lockForTransaction } from '@commerce/db';
 import type { CustomerEmailConfig } from '@commerce/notifications';
 import { type Kysely, sql } from 'kysely';
 
@@ -138,11 +137,7 @@ export async function reserveStock(
  * concurrent binds cannot pass the cap together. A 64-bit key from SHA-256.
  */
 async function lockClientHolds(trx: Kysely<Database>, organizationId: string, clientKey: string) {
-  const key = createHash('sha256')
-    .update(`checkout-hold\u0000${organizationId}\u0000${clientKey}`)
-    .digest()
-    .readBigInt64BE(0);
-  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(trx);
+  await lockForTransaction(trx, 'checkout-hold', organizationId, clientKey);
 }
 
 /** 429 when the client's other sessions hold so many units that `units` more would pass the cap. */
