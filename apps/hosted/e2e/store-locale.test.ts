@@ -107,6 +107,8 @@ describe('the text catalogue', () => {
   const german: Translation = {
     'nav.orders': 'Bestellungen',
     'orders.orderNumber': (number) => `Bestellung Nr. ${number}`,
+    'checkout.continueToPayment': 'Weiter zur Zahlung',
+    'checkout.openUntil': (when) => `Diese Kasse ist bis ${when} geöffnet.`,
   };
   const catalogues = { en, de: german };
 
@@ -124,6 +126,13 @@ describe('the text catalogue', () => {
     expect(translate(catalogue, 'orders.orderNumber', 42)).toBe('Bestellung Nr. 42');
     expect(translate(catalogue, 'nav.addresses')).toBe('Addresses');
     expect(translate(catalogue, 'returns.quantity', 3)).toBe('Quantity to return (up to 3)');
+    // The checkout's texts are the catalogue's too: translated where the file has them, else English.
+    expect(translate(catalogue, 'checkout.continueToPayment')).toBe('Weiter zur Zahlung');
+    expect(translate(catalogue, 'checkout.openUntil', '30.11.2026, 09:00')).toBe(
+      'Diese Kasse ist bis 30.11.2026, 09:00 geöffnet.',
+    );
+    expect(translate(catalogue, 'payment.pay', '30,00 $')).toBe('Pay 30,00 $');
+    expect(translate(catalogue, 'bookings.statusName', 'PENDING_APPROVAL')).toBe('Pending approval');
   });
 
   it("t follows the store's locale; a malformed one keeps en-US", () => {

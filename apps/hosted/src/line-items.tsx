@@ -1,4 +1,5 @@
 import { countryName } from './countries.tsx';
+import { useText } from './i18n/index.ts';
 import { formatMoney } from './lib/format.ts';
 
 export interface LineItem {
@@ -17,33 +18,34 @@ export interface LineItem {
  */
 export function LineItemsTable({ lines, currency }: { lines: readonly LineItem[]; currency: string }) {
   const money = (amount: number) => formatMoney(amount, currency);
+  const t = useText();
   return (
     <table className="responsive">
       <thead>
         <tr>
-          <th scope="col">Item</th>
+          <th scope="col">{t('lines.item')}</th>
           <th scope="col" className="num">
-            Quantity
+            {t('lines.quantity')}
           </th>
           <th scope="col" className="num">
-            Price
+            {t('lines.price')}
           </th>
           <th scope="col" className="num">
-            Total
+            {t('lines.total')}
           </th>
         </tr>
       </thead>
       <tbody>
         {lines.map((line) => (
           <tr key={line.key}>
-            <td data-label="Item">{line.name}</td>
-            <td data-label="Quantity" className="num">
+            <td data-label={t('lines.item')}>{line.name}</td>
+            <td data-label={t('lines.quantity')} className="num">
               {line.quantity}
             </td>
-            <td data-label="Price" className="num">
+            <td data-label={t('lines.price')} className="num">
               {money(line.unitPriceInCents)}
             </td>
-            <td data-label="Total" className="num">
+            <td data-label={t('lines.total')} className="num">
               {money(line.totalInCents)}
             </td>
           </tr>
@@ -106,33 +108,34 @@ export function TotalsList({
   totalInCents: number;
 }) {
   const money = (amount: number) => formatMoney(amount, currency);
+  const t = useText();
   return (
     <dl className="totals">
       {subtotalInCents === undefined ? null : (
         <>
-          <dt>Subtotal</dt>
+          <dt>{t('totals.subtotal')}</dt>
           <dd>{money(subtotalInCents)}</dd>
         </>
       )}
       {discountInCents > 0 ? (
         <>
-          <dt>Discount</dt>
+          <dt>{t('totals.discount')}</dt>
           <dd>−{money(discountInCents)}</dd>
         </>
       ) : null}
       {shipping === undefined ? null : (
         <>
-          <dt>Shipping</dt>
-          <dd>{shipping === 'later' ? 'Chosen next' : money(shipping)}</dd>
+          <dt>{t('totals.shipping')}</dt>
+          <dd>{shipping === 'later' ? t('totals.chosenNext') : money(shipping)}</dd>
         </>
       )}
       {taxInCents > 0 ? (
         <>
-          <dt>{taxIncluded ? 'Tax included' : 'Tax'}</dt>
+          <dt>{taxIncluded ? t('totals.taxIncluded') : t('totals.tax')}</dt>
           <dd>{money(taxInCents)}</dd>
         </>
       ) : null}
-      <dt className="total">Total</dt>
+      <dt className="total">{t('totals.total')}</dt>
       <dd className="total">{money(totalInCents)}</dd>
     </dl>
   );

@@ -53,12 +53,3 @@ export function formatWait(seconds: number): string {
   if (seconds < 5400) return format.format(Math.ceil(seconds / 60), 'minute');
   return format.format(Math.ceil(seconds / 3600), 'hour');
 }
-
-/**
- * `PARTIALLY_SHIPPED` → "Partially shipped": English words for an API value, for the pages whose
- * texts are not in the catalogue yet (checkout and bookings).
- */
-export function humanize(value: string): string {
-  const words = value.toLowerCase().replaceAll('_', ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}

@@ -1,6 +1,7 @@
 import type { AppRouter } from '@commerce/api';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
+import { t } from '../i18n/index.ts';
 import { plainMessage } from './messages.ts';
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -51,29 +52,27 @@ interface ErrorData {
  * a failed fetch's is the browser's ("Failed to fetch"): neither reaches a shopper.
  */
 export function plainFailure(code: string | undefined, status: number | undefined): string {
-  if (status === undefined) return 'We could not reach the store. Check your connection and try again.';
+  if (status === undefined) return t('refusal.unreachable');
   switch (code) {
     case 'VALIDATION_FAILED':
-      return 'Some details are not right. Check them and try again.';
+      return t('refusal.validation');
     case 'RESOURCE_NOT_FOUND':
-      return 'We could not find this. The link may be out of date.';
+      return t('refusal.notFound');
     case 'UNAUTHENTICATED':
-      return 'Sign in to continue.';
+      return t('refusal.unauthenticated');
     case 'FORBIDDEN':
-      return 'This cannot be done from here.';
+      return t('refusal.forbidden');
     case 'STALE_STATE':
     case 'INVALID_STATE_TRANSITION':
-      return 'This changed in the meantime. Reload the page and try again.';
+      return t('refusal.changed');
     case 'RATE_LIMIT_EXCEEDED':
-      return 'Too many attempts. Please wait a little and try again.';
+      return t('refusal.rateLimited');
     case 'PROVIDER_ERROR':
     case 'PROVIDER_UNAVAILABLE':
     case 'SERVICE_UNAVAILABLE':
-      return 'The store cannot answer right now. Try again in a moment.';
+      return t('refusal.unavailable');
     default:
-      return status >= 500
-        ? 'Something went wrong on our side. Try again in a moment.'
-        : 'That did not work. Try again.';
+      return status >= 500 ? t('refusal.serverError') : t('refusal.other');
   }
 }
 

@@ -5,6 +5,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useCallback, useMemo, useState } from 'react';
 import { Checkbox } from 'react-aria-components';
+import { type MessageKey, useText } from '../i18n/index.ts';
 import { convertHoldInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
@@ -65,14 +66,14 @@ function useHoldRead(client: HoldClient, hold: string, enabled: boolean) {
   });
 }
 
-const TERMINAL_TEXT: Record<string, string> = {
-  HOLD_EXPIRED: 'The time we held for you ran out before the booking was completed.',
-  HOLD_RELEASED: 'The hold on this time was released.',
-  SERVICE_UNAVAILABLE: 'This service is no longer offered.',
-  CAPACITY_LOST: 'Someone else booked this time after your hold ran out.',
-  BOOKING_DECLINED: 'The store declined this booking.',
-  BOOKING_CANCELLED: 'This booking was cancelled.',
-  BOOKING_EXPIRED: 'This booking expired before it was paid.',
+const TERMINAL_TEXT: Record<string, MessageKey> = {
+  HOLD_EXPIRED: 'bookingCheckout.holdExpired',
+  HOLD_RELEASED: 'bookingCheckout.holdReleased',
+  SERVICE_UNAVAILABLE: 'bookingCheckout.serviceUnavailable',
+  CAPACITY_LOST: 'bookingCheckout.capacityLost',
+  BOOKING_DECLINED: 'bookingCheckout.declined',
+  BOOKING_CANCELLED: 'bookingCheckout.cancelled',
+  BOOKING_EXPIRED: 'bookingCheckout.expired',
 };
 
 /**
@@ -98,18 +99,16 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
   const [accepted, setAccepted] = useState(false);
   const [conversion, setConversion] = useState<Conversion | undefined>();
   const [notFound, setNotFound] = useState(false);
+  const t = useText();
 
   if (!hold || !key || notFound || (held.error && readFailure(held.error).status === 404))
     return (
-      <Page title="This booking link does not work">
-        <p>
-          The link is incomplete, or the hold it names is not one of this store's. Go back to the store and
-          choose your time again.
-        </p>
+      <Page title={t('bookingCheckout.linkBrokenTitle')}>
+        <p>{t('bookingCheckout.linkBrokenText')}</p>
       </Page>
     );
   if (conversion) return <ConversionResult conversion={conversion} held={held.data} />;
-  if (held.isPending) return <Loading what="your booking" />;
+  if (held.isPending) return <Loading what={t('bookingCheckout.loading')} />;
   const read = held.data?.hold;
   if (read && (ended || read.status === 'EXPIRED' || read.status === 'RELEASED'))
     return <HoldEnded hold={read} email={email} released={read.status === 'RELEASED'} />;
@@ -136,7 +135,7 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
       return;
     }
     if (agreementVersion !== undefined && !accepted) {
-      setErrors({ agreement: 'Accept the agreement to book' });
+      setErrors({ agreement: t('bookingCheckout.acceptAgreement') });
       return;
     }
     setErrors({});
@@ -154,7 +153,7 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
           Object.fromEntries(
             read.issues.map((issue) => [
               issue.path,
-              issue.path === 'customerEmail' ? 'Use the email you started this booking with' : issue.message,
+              issue.path === 'customerEmail' ? t('bookingCheckout.sameEmail') : issue.message,
             ]),
           ),
         );
@@ -163,41 +162,41 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
   };
 
   return (
-    <Page title="Complete your booking">
+    <Page title={t('bookingCheckout.title')}>
       {read && held.data && read.status === 'ACTIVE' ? (
         <HoldCountdown
           deadline={read.expiresAt}
           now={held.data.now}
-          label="Held for you for"
-          announce="to complete your booking"
+          label={t('bookingCheckout.heldFor')}
+          announce={t('bookingCheckout.heldForWhat')}
           onExpired={onExpired}
         />
       ) : null}
       {read ? <BookingSummary hold={read} /> : null}
-      <p>Tell us who is booking to finish.</p>
+      <p>{t('bookingCheckout.intro')}</p>
       <Form
         validationErrors={errors}
-        aria-label="Your details"
+        aria-label={t('bookingCheckout.yourDetails')}
         onSubmit={(event) => {
           event.preventDefault();
           void submit(new FormData(event.currentTarget));
         }}
       >
-        <Field name="customerName" label="Full name" autoComplete="name" isRequired />
+        <Field name="customerName" label={t('checkout.fullName')} autoComplete="name" isRequired />
         <Field
           name="customerEmail"
-          label="Email"
+          label={t('checkout.email')}
           type="email"
           autoComplete="email"
           isRequired
           defaultValue={email ?? ''}
-          description="The email you started this booking with. Your confirmation is sent here."
+          description={t('bookingCheckout.emailDescription')}
         />
-        <Field name="customerPhone" label="Phone (optional)" type="tel" autoComplete="tel" />
-        <Field name="customerNote" label="Note for the store (optional)" />
+        <Field name="customerPhone" label={t('checkout.phone')} type="tel" autoComplete="tel" />
+        <Field name="customerNote" label={t('bookingCheckout.note')} />
         {agreementVersion !== undefined ? (
           <div className="card">
-            <Notice>This service asks you to accept its agreement (version {agreementVersion}).</Notice>
+            <Notice>{t('bookingCheckout.agreementAsked', agreementVersion)}</Notice>
             <Checkbox
               className="checkbox"
               isSelected={accepted}
@@ -210,25 +209,21 @@ export function BookingCheckoutPage({ hold, email }: { hold: string; email: stri
               <span className="box" aria-hidden="true">
                 {accepted ? '✓' : ''}
               </span>
-              I accept the service agreement, signed with my full name
+              {t('bookingCheckout.acceptLabel')}
             </Checkbox>
             {errors.agreement ? <p className="field-error">{errors.agreement}</p> : null}
           </div>
         ) : null}
         {failure?.code === 'CAPACITY_UNAVAILABLE' ? (
-          <Notice tone="error">
-            This time is no longer available. Go back to the store to choose another.
-          </Notice>
+          <Notice tone="error">{t('bookingCheckout.timeGone')}</Notice>
         ) : failure?.code === 'STALE_STATE' ? (
-          <Notice tone="error">
-            This hold cannot be booked as it is. Go back to the store and choose again.
-          </Notice>
+          <Notice tone="error">{t('bookingCheckout.holdStale')}</Notice>
         ) : (
           <FailureNotice failure={failure} />
         )}
         <div className="actions">
           <Button type="submit" isDisabled={convert.isPending}>
-            {convert.isPending ? 'Booking…' : 'Book'}
+            {convert.isPending ? t('bookingCheckout.booking') : t('bookingCheckout.book')}
           </Button>
         </div>
       </Form>
@@ -278,37 +273,33 @@ function HoldEnded({
     onError: (error) => setFailure(readFailure(error)),
   });
   const canHoldAgain = email !== undefined && email !== '' && hold.delivery.method === 'PICKUP';
+  const t = useText();
   return (
-    <Page title={released ? 'This hold was released' : 'Your hold on this time has ended'}>
+    <Page title={released ? t('holdEnded.releasedTitle') : t('holdEnded.endedTitle')}>
       <p>
-        {released
-          ? 'The time held for you was let go before the booking was completed.'
-          : 'The time we held for you ran out before the booking was completed.'}{' '}
-        Nothing was booked and nothing was charged.
+        {released ? t('holdEnded.released') : t('bookingCheckout.holdExpired')} {t('holdEnded.nothingBooked')}
       </p>
       <BookingSummary hold={hold} />
       {failure ? (
         <Notice tone="error">
           {failure.code === 'CAPACITY_UNAVAILABLE' || failure.code === 'BOOKING_SLOT_UNAVAILABLE'
-            ? 'This time is no longer available. Go back to the store to choose another.'
-            : 'We could not hold this time again. Go back to the store to choose a time.'}
+            ? t('bookingCheckout.timeGone')
+            : t('holdEnded.couldNotHold')}
         </Notice>
       ) : null}
       <div className="actions">
         {canHoldAgain && !failure ? (
           <Button onPress={() => again.mutate()} isDisabled={again.isPending}>
-            {again.isPending ? 'Holding…' : 'Hold this time again'}
+            {again.isPending ? t('holdEnded.holding') : t('holdEnded.holdAgain')}
           </Button>
         ) : null}
         {store.data?.websiteUrl ? (
           <a href={store.data.websiteUrl} className="button button-secondary">
-            Choose another time
+            {t('holdEnded.chooseAnother')}
           </a>
         ) : null}
       </div>
-      {store.data?.websiteUrl ? null : (
-        <p className="muted small">To choose another time, go back to the store where you chose this one.</p>
-      )}
+      {store.data?.websiteUrl ? null : <p className="muted small">{t('holdEnded.chooseAnotherHint')}</p>}
     </Page>
   );
 }
@@ -330,47 +321,47 @@ function ConversionResult({
   const onPayExpired = useCallback(() => setPayExpired(true), []);
   const money = (amount: number) => formatMoney(amount, conversion.currency);
   const summary = held ? <BookingSummary hold={held.hold} prices={false} /> : null;
+  const t = useText();
   switch (conversion.flow) {
     case 'PAYMENT':
       if (payExpired)
         return (
-          <Page title="The time to pay has run out">
-            <p>
-              Your booking was not paid in time, so it is no longer reserved. Nothing was charged. Go back to
-              the store to choose a time again.
-            </p>
+          <Page title={t('conversion.payExpiredTitle')}>
+            <p>{t('conversion.payExpiredText')}</p>
             {summary}
           </Page>
         );
       return (
-        <Page title="Pay to confirm your booking">
+        <Page title={t('conversion.payTitle')}>
           {conversion.paymentExpiresAt && held ? (
             <HoldCountdown
               deadline={conversion.paymentExpiresAt}
               now={held.now}
-              label="Reserved for you for"
-              announce="to pay for your booking"
+              label={t('conversion.reservedFor')}
+              announce={t('conversion.reservedForWhat')}
               onExpired={onPayExpired}
             />
           ) : null}
           <p>
-            Your booking is reserved until{' '}
+            {t('conversion.reservedUntil')}{' '}
             <strong>
-              {conversion.paymentExpiresAt ? formatDateTime(conversion.paymentExpiresAt) : 'soon'}
+              {conversion.paymentExpiresAt
+                ? formatDateTime(conversion.paymentExpiresAt)
+                : t('conversion.soon')}
             </strong>
-            . Pay {money(conversion.amountDueNowInCents)} now to confirm it.
+            {t('conversion.payNow', money(conversion.amountDueNowInCents))}
           </p>
           {summary}
           <dl className="facts">
-            <dt>Due now</dt>
+            <dt>{t('booking.dueNow')}</dt>
             <dd>{money(conversion.amountDueNowInCents)}</dd>
             {conversion.remainingBalanceInCents > 0 ? (
               <>
-                <dt>Balance due later</dt>
+                <dt>{t('booking.balanceDueLater')}</dt>
                 <dd>{money(conversion.remainingBalanceInCents)}</dd>
               </>
             ) : null}
-            <dt>Total</dt>
+            <dt>{t('booking.total')}</dt>
             <dd>{money(conversion.totalInCents)}</dd>
           </dl>
           <p>
@@ -379,51 +370,47 @@ function ConversionResult({
               search={{ token: conversion.checkoutToken ?? '' }}
               className="button button-primary"
             >
-              Pay {money(conversion.amountDueNowInCents)}
+              {t('payment.pay', money(conversion.amountDueNowInCents))}
             </Link>
           </p>
-          <p className="muted small">
-            We also emailed you this payment link and a link to manage the booking.
-          </p>
+          <p className="muted small">{t('conversion.alsoEmailed')}</p>
         </Page>
       );
     case 'REQUEST':
       return (
-        <Page title="Booking requested">
-          <Notice tone="success">
-            Your request is with the store. Nothing is charged now: we email you when the store answers.
-          </Notice>
+        <Page title={t('conversion.requestedTitle')}>
+          <Notice tone="success">{t('conversion.requestedText')}</Notice>
           <dl className="facts">
-            <dt>Total</dt>
+            <dt>{t('booking.total')}</dt>
             <dd>{money(conversion.totalInCents)}</dd>
           </dl>
-          <p className="muted small">The email we sent has a link to see or cancel your request.</p>
+          <p className="muted small">{t('conversion.requestLink')}</p>
         </Page>
       );
     case 'CONFIRMED':
       return (
-        <Page title="You are booked">
-          <Notice tone="success">Your booking is confirmed. A confirmation is on its way by email.</Notice>
+        <Page title={t('conversion.bookedTitle')}>
+          <Notice tone="success">{t('conversion.bookedText')}</Notice>
           <dl className="facts">
-            <dt>Total</dt>
+            <dt>{t('booking.total')}</dt>
             <dd>{money(conversion.totalInCents)}</dd>
             {conversion.remainingBalanceInCents > 0 ? (
               <>
-                <dt>Balance due later</dt>
+                <dt>{t('booking.balanceDueLater')}</dt>
                 <dd>{money(conversion.remainingBalanceInCents)}</dd>
               </>
             ) : null}
           </dl>
-          <p className="muted small">The email has a link to manage your booking.</p>
+          <p className="muted small">{t('conversion.manageLink')}</p>
         </Page>
       );
     default:
       return (
-        <Page title="This booking could not be completed">
+        <Page title={t('conversion.failedTitle')}>
           <Notice tone="error">
-            {TERMINAL_TEXT[conversion.terminalReason ?? ''] ?? 'This hold can no longer become a booking.'}
+            {t(TERMINAL_TEXT[conversion.terminalReason ?? ''] ?? 'conversion.noLonger')}
           </Notice>
-          <p>Nothing was charged. Go back to the store to choose a time again.</p>
+          <p>{t('conversion.failedText')}</p>
         </Page>
       );
   }

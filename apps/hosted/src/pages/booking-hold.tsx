@@ -2,6 +2,7 @@ import type { AppRouter } from '@commerce/api';
 import { VisuallyHidden } from '@commerce/ui';
 import type { inferRouterOutputs } from '@trpc/server';
 import { Fragment, useEffect, useRef, useState } from 'react';
+import { t, useText } from '../i18n/index.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 
 /**
@@ -25,7 +26,7 @@ export function formatInterval(hold: Pick<HoldRead, 'startsAt' | 'endsAt' | 'tim
   const ends = new Intl.DateTimeFormat(undefined, { timeStyle: 'short', timeZone: hold.timezone }).format(
     new Date(hold.endsAt),
   );
-  return `${formatDateTime(hold.startsAt, hold.timezone)} to ${ends}`;
+  return t('booking.interval', formatDateTime(hold.startsAt, hold.timezone), ends);
 }
 
 /**
@@ -35,29 +36,31 @@ export function formatInterval(hold: Pick<HoldRead, 'startsAt' | 'endsAt' | 'tim
  */
 function paymentRows(payment: NonNullable<HoldRead['payment']>): [string, string][] {
   const money = (amount: number) => formatMoney(amount, payment.currency);
-  if (payment.totalInCents === 0) return [['Price', 'Free']];
-  const rows: [string, string][] = [['Price', money(payment.totalInCents)]];
+  if (payment.totalInCents === 0) return [[t('booking.price'), t('booking.free')]];
+  const rows: [string, string][] = [[t('booking.price'), money(payment.totalInCents)]];
   if (payment.approvalMode === 'MANUAL')
     return [
       ...rows,
       [
-        'Due now',
-        `${money(0)}: the store reviews your booking first${
-          payment.dueNowInCents > 0 ? `, then asks for ${money(payment.dueNowInCents)}` : ''
-        }`,
+        t('booking.dueNow'),
+        t(
+          'booking.reviewedFirst',
+          money(0),
+          payment.dueNowInCents > 0 ? money(payment.dueNowInCents) : undefined,
+        ),
       ],
     ];
   if (payment.paymentMode === 'DEPOSIT')
     return [
       ...rows,
-      ['Deposit due now', money(payment.dueNowInCents)],
-      ['Balance due later', money(payment.dueLaterInCents)],
+      [t('booking.depositDueNow'), money(payment.dueNowInCents)],
+      [t('booking.balanceDueLater'), money(payment.dueLaterInCents)],
     ];
   return [
     ...rows,
-    ['Due now', money(payment.dueNowInCents)],
+    [t('booking.dueNow'), money(payment.dueNowInCents)],
     ...(payment.dueLaterInCents > 0
-      ? [['Due later', money(payment.dueLaterInCents)] as [string, string]]
+      ? [[t('booking.dueLater'), money(payment.dueLaterInCents)] as [string, string]]
       : []),
   ];
 }
@@ -69,30 +72,33 @@ function paymentRows(payment: NonNullable<HoldRead['payment']>): [string, string
  */
 export function BookingSummary({ hold, prices = true }: { hold: HoldRead; prices?: boolean }) {
   const resources = hold.resources.map((resource) => resource.name).filter(Boolean);
+  const t = useText();
   return (
     <section className="card summary booking-summary" aria-labelledby="booking-summary-title">
       <h2 id="booking-summary-title">{hold.serviceName}</h2>
       <dl className="facts">
-        <dt>When</dt>
+        <dt>{t('booking.when')}</dt>
         <dd>{formatInterval(hold)}</dd>
-        <dt>Duration</dt>
+        <dt>{t('booking.duration')}</dt>
         <dd>{formatDuration(hold.durationMinutes)}</dd>
         {hold.quantity > 1 ? (
           <>
-            <dt>Party size</dt>
+            <dt>{t('booking.partySize')}</dt>
             <dd>{hold.quantity}</dd>
           </>
         ) : null}
         {resources.length > 0 ? (
           <>
-            <dt>With</dt>
+            <dt>{t('booking.with')}</dt>
             <dd>{resources.join(', ')}</dd>
           </>
         ) : null}
         {hold.delivery.method === 'DELIVERY' ? (
           <>
-            <dt>Delivery</dt>
-            <dd>{hold.payment ? formatMoney(hold.delivery.feeInCents, hold.payment.currency) : 'Yes'}</dd>
+            <dt>{t('booking.delivery')}</dt>
+            <dd>
+              {hold.payment ? formatMoney(hold.delivery.feeInCents, hold.payment.currency) : t('booking.yes')}
+            </dd>
           </>
         ) : null}
         {hold.payment && prices
@@ -105,7 +111,7 @@ export function BookingSummary({ hold, prices = true }: { hold: HoldRead; prices
           : null}
       </dl>
       {hold.payment && prices && hold.payment.totalInCents > 0 ? (
-        <p className="muted small">Any tax is added when you book.</p>
+        <p className="muted small">{t('booking.taxAdded')}</p>
       ) : null}
     </section>
   );
@@ -147,9 +153,8 @@ export function formatClock(seconds: number): string {
  */
 export function countdownAnnouncement(seconds: number, what: string): string {
   if (seconds <= 0) return '';
-  if (seconds < 60) return `Less than a minute left ${what}.`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} left ${what}.`;
+  if (seconds < 60) return t('countdown.lessThanMinute', what);
+  return t('countdown.minutesLeft', Math.floor(seconds / 60), what);
 }
 
 /**

@@ -3,8 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
 import { FieldError, Label, TextArea, TextField } from 'react-aria-components';
+import { type MessageKey, t, useText } from '../i18n/index.ts';
 import { cancelRequestInputSchema } from '../lib/checkout-schemas.ts';
-import { formatDate, formatDateTime, formatMoney, humanize } from '../lib/format.ts';
+import { formatDate, formatDateTime, formatMoney } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
 import { Button, FailureNotice, Form, Loading, Notice, Page } from '../ui.tsx';
@@ -14,11 +15,11 @@ type Booking = inferRouterOutputs<AppRouter>['customer']['guestBookings']['get']
 type Slot = inferRouterOutputs<AppRouter>['public']['bookingAvailability']['search']['slots'][number];
 type Outcome = `${'CANCEL' | 'RESCHEDULE'}_${'APPLIED' | 'REQUESTED'}`;
 
-const OUTCOME_TEXT: Record<Outcome, string> = {
-  CANCEL_APPLIED: 'Your booking is cancelled. We emailed you a confirmation.',
-  CANCEL_REQUESTED: 'We asked the store to cancel your booking. We email you its answer.',
-  RESCHEDULE_APPLIED: 'Your booking is moved. We emailed you the new time.',
-  RESCHEDULE_REQUESTED: 'We asked the store to move your booking. We email you its answer.',
+const OUTCOME_TEXT: Record<Outcome, MessageKey> = {
+  CANCEL_APPLIED: 'manage.cancelApplied',
+  CANCEL_REQUESTED: 'manage.cancelRequested',
+  RESCHEDULE_APPLIED: 'manage.rescheduleApplied',
+  RESCHEDULE_REQUESTED: 'manage.rescheduleRequested',
 };
 
 /** The booking's interval in the customer's locale, at the service's own time zone (named). */
@@ -28,7 +29,7 @@ function interval(booking: Booking): string {
   const ends = new Intl.DateTimeFormat(undefined, { timeStyle: 'short', timeZone: zone }).format(
     new Date(booking.endsAt),
   );
-  return `${starts} to ${ends} (${zone.replaceAll('_', ' ')} time)`;
+  return t('manage.interval', starts, ends, zone.replaceAll('_', ' '));
 }
 
 function refusalText(failure: ApiFailure, details: unknown): string | undefined {
@@ -36,16 +37,16 @@ function refusalText(failure: ApiFailure, details: unknown): string | undefined 
   if (failure.code !== 'INVALID_STATE_TRANSITION') return undefined;
   switch (reason) {
     case 'TOKEN_CONSUMED':
-      return 'This link was already used for a change. Use the link in the newest email about this booking.';
+      return t('manage.tokenConsumed');
     case 'CHANGE_REQUEST_PENDING':
-      return 'A change you asked for is still waiting for the store.';
+      return t('manage.changePending');
     case 'BOOKING_STARTED':
     case 'BOOKING_ENDED':
-      return 'This booking has started: it can no longer be changed here.';
+      return t('manage.started');
     case 'POLICY':
-      return 'This change cannot be made online. Contact the store.';
+      return t('manage.policy');
     default:
-      return 'This booking can no longer be changed.';
+      return t('manage.noLonger');
   }
 }
 
@@ -64,17 +65,15 @@ export function BookingManagePage({ token }: { token: string }) {
   const [failure, setFailure] = useState<{ failure: ApiFailure; details: unknown } | undefined>();
   const [outcome, setOutcome] = useState<Outcome | undefined>();
   const [moving, setMoving] = useState(false);
+  const t = useText();
 
-  if (booking.isPending) return <Loading what="your booking" />;
+  if (booking.isPending) return <Loading what={t('bookingCheckout.loading')} />;
   if (booking.isError) {
     const read = readFailure(booking.error);
     if (read.status === 404)
       return (
-        <Page title="This booking link does not work">
-          <p>
-            It may have expired, or a newer email about this booking replaced it. Use the link in the newest
-            email, or contact the store.
-          </p>
+        <Page title={t('bookingCheckout.linkBrokenTitle')}>
+          <p>{t('manage.linkBrokenText')}</p>
         </Page>
       );
     return <FailureNotice failure={read} />;
@@ -84,42 +83,40 @@ export function BookingManagePage({ token }: { token: string }) {
   const action = current.actions.cancel;
 
   return (
-    <Page title={`Booking ${current.code}`}>
-      {outcome ? <Notice tone="success">{OUTCOME_TEXT[outcome]}</Notice> : null}
+    <Page title={t('manage.title', current.code)}>
+      {outcome ? <Notice tone="success">{t(OUTCOME_TEXT[outcome])}</Notice> : null}
       <section className="card" aria-labelledby="booking-title">
         <h2 id="booking-title">{current.service.name}</h2>
         <dl className="facts">
-          <dt>Status</dt>
-          <dd>{humanize(current.status)}</dd>
-          <dt>When</dt>
+          <dt>{t('bookings.status')}</dt>
+          <dd>{t('bookings.statusName', current.status)}</dd>
+          <dt>{t('booking.when')}</dt>
           <dd>{interval(current)}</dd>
-          <dt>Quantity</dt>
+          <dt>{t('bookings.quantity')}</dt>
           <dd>{current.quantity}</dd>
           {current.resources.length > 0 ? (
             <>
-              <dt>With</dt>
+              <dt>{t('booking.with')}</dt>
               <dd>{current.resources.map((resource) => resource.name).join(', ')}</dd>
             </>
           ) : null}
           {current.delivery ? (
             <>
-              <dt>Delivery</dt>
-              <dd>{humanize(current.delivery.method)}</dd>
+              <dt>{t('booking.delivery')}</dt>
+              <dd>{t('manage.deliveryMethodName', current.delivery.method)}</dd>
             </>
           ) : null}
-          <dt>Booked by</dt>
-          <dd>
-            {current.customer.name} ({current.customer.email})
-          </dd>
-          <dt>Total</dt>
+          <dt>{t('manage.bookedBy')}</dt>
+          <dd>{t('manage.customer', current.customer.name, current.customer.email)}</dd>
+          <dt>{t('booking.total')}</dt>
           <dd>{money(current.price.totalInCents)}</dd>
           {current.payment ? (
             <>
-              <dt>Paid</dt>
+              <dt>{t('manage.paid')}</dt>
               <dd>{money(current.payment.paidInCents)}</dd>
               {current.payment.balanceDueInCents > 0 ? (
                 <>
-                  <dt>Balance due</dt>
+                  <dt>{t('manage.balanceDue')}</dt>
                   <dd>{money(current.payment.balanceDueInCents)}</dd>
                 </>
               ) : null}
@@ -127,7 +124,7 @@ export function BookingManagePage({ token }: { token: string }) {
           ) : null}
           {current.requestExpiresAt ? (
             <>
-              <dt>Store answers by</dt>
+              <dt>{t('manage.answersBy')}</dt>
               <dd>{formatDateTime(current.requestExpiresAt)}</dd>
             </>
           ) : null}
@@ -136,12 +133,16 @@ export function BookingManagePage({ token }: { token: string }) {
 
       {current.changeRequests.length > 0 ? (
         <section aria-labelledby="changes-title">
-          <h2 id="changes-title">Changes asked for</h2>
+          <h2 id="changes-title">{t('manage.changesAskedFor')}</h2>
           <ul className="list">
             {current.changeRequests.map((request) => (
               <li key={request.id}>
-                {request.kind === 'CANCEL' ? 'Cancellation' : 'New time'}: {humanize(request.status)} (
-                {formatDateTime(request.createdAt)})
+                {t(
+                  'manage.change',
+                  request.kind === 'CANCEL' ? t('manage.cancellation') : t('manage.newTime'),
+                  t('bookings.requestStatusName', request.status),
+                  formatDateTime(request.createdAt),
+                )}
               </li>
             ))}
           </ul>
@@ -151,8 +152,7 @@ export function BookingManagePage({ token }: { token: string }) {
       {action === 'NONE' ? (
         outcome ? null : (
           <p className="muted">
-            This booking cannot be changed online
-            {current.status === 'CONFIRMED' ? '. Contact the store to change it.' : '.'}
+            {current.status === 'CONFIRMED' ? t('manage.notOnlineContact') : t('manage.notOnline')}
           </p>
         )
       ) : confirming ? (
@@ -180,14 +180,12 @@ export function BookingManagePage({ token }: { token: string }) {
             }
           }}
         >
-          <h2 id="cancel-title">{action === 'APPLY' ? 'Cancel this booking' : 'Ask the store to cancel'}</h2>
-          <p>
-            {action === 'APPLY'
-              ? 'The booking is cancelled at once. Refunds, if any, are up to the store.'
-              : 'The store decides; we email you its answer.'}
-          </p>
+          <h2 id="cancel-title">
+            {action === 'APPLY' ? t('manage.cancelTitle') : t('manage.askCancelTitle')}
+          </h2>
+          <p>{action === 'APPLY' ? t('manage.cancelAtOnce') : t('manage.storeDecides')}</p>
           <TextField name="reason" className="field" maxLength={500}>
-            <Label>Reason (optional)</Label>
+            <Label>{t('bookings.reason')}</Label>
             <TextArea rows={3} />
             <FieldError className="field-error" />
           </TextField>
@@ -200,17 +198,17 @@ export function BookingManagePage({ token }: { token: string }) {
           ) : null}
           <div className="actions">
             <Button type="submit" variant="danger" isDisabled={cancel.isPending}>
-              {action === 'APPLY' ? 'Cancel booking' : 'Send the request'}
+              {action === 'APPLY' ? t('bookings.cancel') : t('manage.sendRequest')}
             </Button>
             <Button variant="secondary" onPress={() => setConfirming(false)}>
-              Keep booking
+              {t('manage.keepBooking')}
             </Button>
           </div>
         </Form>
       ) : moving ? null : (
         <div className="actions">
           <Button variant="danger" onPress={() => setConfirming(true)}>
-            {action === 'APPLY' ? 'Cancel booking' : 'Ask to cancel'}
+            {action === 'APPLY' ? t('bookings.cancel') : t('bookings.askToCancel')}
           </Button>
         </div>
       )}
@@ -228,9 +226,7 @@ export function BookingManagePage({ token }: { token: string }) {
         ) : (
           <div className="actions">
             <Button variant="secondary" onPress={() => setMoving(true)}>
-              {current.actions.reschedule === 'APPLY'
-                ? 'Move to another time'
-                : 'Ask to move to another time'}
+              {current.actions.reschedule === 'APPLY' ? t('manage.move') : t('manage.askMove')}
             </Button>
           </div>
         )
@@ -271,6 +267,7 @@ function RescheduleForm({
   const [failure, setFailure] = useState<{ failure: ApiFailure; details: unknown } | undefined>();
   const durationMinutes = Math.round((Date.parse(booking.endsAt) - Date.parse(booking.startsAt)) / MINUTE);
   const apply = booking.actions.reschedule === 'APPLY';
+  const t = useText();
 
   const findTimes = async () => {
     setFailure(undefined);
@@ -306,7 +303,7 @@ function RescheduleForm({
       onSubmit={async (event) => {
         event.preventDefault();
         if (!chosen) {
-          setErrors({ form: 'Choose a new time' });
+          setErrors({ form: t('manage.chooseTime') });
           return;
         }
         const reason = String(new FormData(event.currentTarget).get('reason') ?? '').trim();
@@ -331,7 +328,7 @@ function RescheduleForm({
           const details = (error as { data?: { details?: unknown } }).data?.details;
           if (read.code === 'CAPACITY_UNAVAILABLE' || read.code === 'BOOKING_SLOT_UNAVAILABLE') {
             setFailure({
-              failure: { ...read, message: 'That time was just taken. Choose another.' },
+              failure: { ...read, message: t('manage.timeTaken') },
               details,
             });
             void findTimes();
@@ -339,9 +336,9 @@ function RescheduleForm({
         }
       }}
     >
-      <h2 id="move-title">{apply ? 'Move to another time' : 'Ask to move to another time'}</h2>
+      <h2 id="move-title">{apply ? t('manage.move') : t('manage.askMove')}</h2>
       <div className="field">
-        <label htmlFor="move-day">New date</label>
+        <label htmlFor="move-day">{t('manage.newDate')}</label>
         <input
           id="move-day"
           type="date"
@@ -358,15 +355,15 @@ function RescheduleForm({
           onPress={() => void findTimes()}
           isDisabled={search.isPending || !service.data}
         >
-          Find times
+          {t('manage.findTimes')}
         </Button>
       </div>
       {slots === undefined ? null : slots.length === 0 ? (
-        <p role="status">No free times that day. Try another date.</p>
+        <p role="status">{t('manage.noTimes')}</p>
       ) : (
         <fieldset className="card radio-list slots">
           <legend>
-            Times on {formatDate(`${day}T12:00:00Z`)} ({booking.timezone.replaceAll('_', ' ')} time)
+            {t('manage.timesOn', formatDate(`${day}T12:00:00Z`), booking.timezone.replaceAll('_', ' '))}
           </legend>
           {slots.map((slot) => (
             <label key={slot.startsAt} className="radio">
@@ -387,7 +384,7 @@ function RescheduleForm({
       )}
       {errors.form ? <p className="field-error">{errors.form}</p> : null}
       <TextField name="reason" className="field" maxLength={500}>
-        <Label>Reason (optional)</Label>
+        <Label>{t('bookings.reason')}</Label>
         <TextArea rows={2} />
         <FieldError className="field-error" />
       </TextField>
@@ -400,10 +397,10 @@ function RescheduleForm({
       ) : null}
       <div className="actions">
         <Button type="submit" isDisabled={reschedule.isPending || !chosen}>
-          {apply ? 'Move booking' : 'Send the request'}
+          {apply ? t('manage.moveBooking') : t('manage.sendRequest')}
         </Button>
         <Button variant="secondary" onPress={onClose}>
-          Keep this time
+          {t('manage.keepTime')}
         </Button>
       </div>
     </Form>

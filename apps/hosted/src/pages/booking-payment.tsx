@@ -2,6 +2,7 @@ import type { AppRouter } from '@commerce/api';
 import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useCallback, useMemo, useState } from 'react';
+import { useText } from '../i18n/index.ts';
 import { formatMoney } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { Notice } from '../ui.tsx';
@@ -29,6 +30,7 @@ export function BookingPaymentDetails({ token }: { token: string }) {
   });
   const [ended, setEnded] = useState(false);
   const onExpired = useCallback(() => setEnded(true), []);
+  const t = useText();
   // `select` runs again on every render; the clock is fixed by the first answer.
   const now = useMemo(() => read.data?.now, [read.dataUpdatedAt]);
   if (!read.data || !now) return null;
@@ -36,22 +38,17 @@ export function BookingPaymentDetails({ token }: { token: string }) {
   const money = (amount: number) => formatMoney(amount, summary.currency);
   return (
     <section className="page booking-payment" aria-labelledby="booking-payment-title">
-      <h2 id="booking-payment-title">What you are paying for</h2>
+      <h2 id="booking-payment-title">{t('bookingPayment.title')}</h2>
       {PAYABLE.has(summary.status) && !ended ? (
         <HoldCountdown
           deadline={summary.expiresAt}
           now={now}
-          label="Reserved for you for"
-          announce="to pay for your booking"
+          label={t('conversion.reservedFor')}
+          announce={t('conversion.reservedForWhat')}
           onExpired={onExpired}
         />
       ) : null}
-      {ended ? (
-        <Notice tone="error">
-          The time to pay has run out: the booking is no longer reserved for this payment, and nothing was
-          charged. The link to manage your booking, in the same email, says what you can do now.
-        </Notice>
-      ) : null}
+      {ended ? <Notice tone="error">{t('bookingPayment.expired')}</Notice> : null}
       {summary.bookings.map((booking) => {
         const resources = booking.resources.map((resource) => resource.name).filter(Boolean);
         const later = Math.max(0, booking.balanceDueInCents - summary.amountDueInCents);
@@ -63,39 +60,39 @@ export function BookingPaymentDetails({ token }: { token: string }) {
           >
             <h3 id={`booking-${booking.code}`}>{booking.serviceName}</h3>
             <dl className="facts">
-              <dt>Booking</dt>
+              <dt>{t('bookingPayment.booking')}</dt>
               <dd>{booking.code}</dd>
-              <dt>When</dt>
+              <dt>{t('booking.when')}</dt>
               <dd>{formatInterval(booking)}</dd>
-              <dt>Duration</dt>
+              <dt>{t('booking.duration')}</dt>
               <dd>{formatDuration(booking.durationMinutes)}</dd>
               {booking.quantity > 1 ? (
                 <>
-                  <dt>Party size</dt>
+                  <dt>{t('booking.partySize')}</dt>
                   <dd>{booking.quantity}</dd>
                 </>
               ) : null}
               {resources.length > 0 ? (
                 <>
-                  <dt>With</dt>
+                  <dt>{t('booking.with')}</dt>
                   <dd>{resources.join(', ')}</dd>
                 </>
               ) : null}
-              <dt>Total</dt>
+              <dt>{t('booking.total')}</dt>
               <dd>{money(booking.totalInCents)}</dd>
               {booking.paidInCents > 0 ? (
                 <>
-                  <dt>Paid so far</dt>
+                  <dt>{t('bookingPayment.paidSoFar')}</dt>
                   <dd>{money(booking.paidInCents)}</dd>
                 </>
               ) : null}
               {summary.bookings.length === 1 ? (
                 <>
-                  <dt>Paying now</dt>
+                  <dt>{t('bookingPayment.payingNow')}</dt>
                   <dd>{money(summary.amountDueInCents)}</dd>
                   {later > 0 ? (
                     <>
-                      <dt>Balance due later</dt>
+                      <dt>{t('booking.balanceDueLater')}</dt>
                       <dd>{money(later)}</dd>
                     </>
                   ) : null}

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState } from 'react';
-import { formatDateTime, formatMoney, humanize } from '../lib/format.ts';
+import { useText } from '../i18n/index.ts';
+import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { readFailure, useTRPC } from '../lib/trpc.ts';
 import { RequireSession } from '../session.tsx';
 import { Button, FailureNotice, Field, Form, Loading, Notice, Page } from '../ui.tsx';
@@ -9,11 +10,12 @@ import { Button, FailureNotice, Field, Form, Loading, Notice, Page } from '../ui
 function BookingList() {
   const trpc = useTRPC();
   const bookings = useQuery(trpc.customer.bookings.list.queryOptions({ limit: 50 }));
-  if (bookings.isPending) return <Loading what="your bookings" />;
+  const t = useText();
+  if (bookings.isPending) return <Loading what={t('bookings.loading')} />;
   if (bookings.isError) return <FailureNotice failure={readFailure(bookings.error)} />;
   return (
-    <Page title="Your bookings">
-      {bookings.data.data.length === 0 ? <p>You have no bookings.</p> : null}
+    <Page title={t('bookings.title')}>
+      {bookings.data.data.length === 0 ? <p>{t('bookings.none')}</p> : null}
       <ul className="list">
         {bookings.data.data.map((booking) => (
           <li key={booking.id} className="card">
@@ -21,11 +23,12 @@ function BookingList() {
               <Link to="/account/bookings/$id" params={{ id: booking.id }}>
                 {booking.service.name}
               </Link>{' '}
-              · {formatDateTime(booking.startsAt, booking.timezone)} · {humanize(booking.status)}
+              · {formatDateTime(booking.startsAt, booking.timezone)} ·{' '}
+              {t('bookings.statusName', booking.status)}
             </p>
             <p className="muted">
               {booking.quantity} · {formatMoney(booking.price.totalInCents, booking.price.currency)}
-              {booking.hasPendingChangeRequest ? ' · change requested' : ''}
+              {booking.hasPendingChangeRequest ? t('bookings.changeRequested') : ''}
             </p>
           </li>
         ))}
@@ -54,12 +57,13 @@ function BookingDetail() {
     }),
   );
   const [done, setDone] = useState(false);
-  if (booking.isPending) return <Loading what="the booking" />;
+  const t = useText();
+  if (booking.isPending) return <Loading what={t('bookings.loadingOne')} />;
   if (booking.isError)
     return readFailure(booking.error).status === 404 ? (
-      <Page title="Booking not found">
+      <Page title={t('bookings.notFound')}>
         <p>
-          <Link to="/account/bookings">See your bookings</Link>
+          <Link to="/account/bookings">{t('bookings.seeBookings')}</Link>
         </p>
       </Page>
     ) : (
@@ -70,63 +74,64 @@ function BookingDetail() {
   return (
     <Page title={detail.service.name}>
       <p>
-        <Link to="/account/bookings">All bookings</Link>
+        <Link to="/account/bookings">{t('bookings.all')}</Link>
       </p>
       <dl className="facts">
-        <dt>Booking</dt>
+        <dt>{t('bookings.booking')}</dt>
         <dd>{detail.code}</dd>
-        <dt>Status</dt>
-        <dd>{humanize(detail.status)}</dd>
-        <dt>Starts</dt>
+        <dt>{t('bookings.status')}</dt>
+        <dd>{t('bookings.statusName', detail.status)}</dd>
+        <dt>{t('bookings.starts')}</dt>
         <dd>{formatDateTime(detail.startsAt, detail.timezone)}</dd>
-        <dt>Ends</dt>
+        <dt>{t('bookings.ends')}</dt>
         <dd>{formatDateTime(detail.endsAt, detail.timezone)}</dd>
-        <dt>Quantity</dt>
+        <dt>{t('bookings.quantity')}</dt>
         <dd>{detail.quantity}</dd>
         {detail.resources.length > 0 ? (
           <>
-            <dt>With</dt>
+            <dt>{t('booking.with')}</dt>
             <dd>{detail.resources.map((resource) => resource.name).join(', ')}</dd>
           </>
         ) : null}
-        <dt>Total</dt>
+        <dt>{t('booking.total')}</dt>
         <dd>{money(detail.price.totalInCents)}</dd>
         {detail.payment ? (
           <>
-            <dt>Payment</dt>
-            <dd>{humanize(detail.payment.paymentStatus)}</dd>
+            <dt>{t('bookings.payment')}</dt>
+            <dd>{t('bookings.paymentStatusName', detail.payment.paymentStatus)}</dd>
           </>
         ) : null}
       </dl>
       {detail.changeRequests.length > 0 ? (
         <>
-          <h2>Change requests</h2>
+          <h2>{t('bookings.changeRequests')}</h2>
           <ul>
             {detail.changeRequests.map((request) => (
               <li key={request.id}>
-                {humanize(request.kind)}: {humanize(request.status)}
-                {request.decisionReason ? ` (${request.decisionReason})` : ''}
+                {t('bookings.requestKindName', request.kind)}:{' '}
+                {t('bookings.requestStatusName', request.status)}
+                {request.decisionReason ? t('bookings.decisionReason', request.decisionReason) : ''}
               </li>
             ))}
           </ul>
         </>
       ) : null}
-      {done ? <Notice tone="success">Done: see the status above.</Notice> : null}
+      {done ? <Notice tone="success">{t('bookings.done')}</Notice> : null}
       {detail.actions.cancel !== 'NONE' ? (
         <Form
-          aria-label="Cancel the booking"
+          aria-label={t('bookings.cancelLabel')}
           onSubmit={(event) => {
             event.preventDefault();
             const reason = String(new FormData(event.currentTarget).get('reason') ?? '').trim();
             cancel.mutate({ id, ...(reason ? { reason } : {}) }, { onSuccess: () => setDone(true) });
           }}
         >
-          <h2>{detail.actions.cancel === 'APPLY' ? 'Cancel the booking' : 'Ask to cancel'}</h2>
-          <Field name="reason" label="Reason (optional)" maxLength={500} />
+          <h2>{detail.actions.cancel === 'APPLY' ? t('bookings.cancelLabel') : t('bookings.askToCancel')}</h2>
+          <Field name="reason" label={t('bookings.reason')} maxLength={500} />
           <FailureNotice failure={cancel.isError ? readFailure(cancel.error) : undefined} />
           <div className="actions">
             <Button type="submit" variant="danger" isDisabled={cancel.isPending}>
-              {detail.actions.cancel === 'APPLY' ? 'Cancel booking' : 'Send cancellation request'}
+              {detail.actions.cancel === 'APPLY' ? t('bookings.cancel') : t('bookings.sendCancel')}
             </Button>
           </div>
         </Form>

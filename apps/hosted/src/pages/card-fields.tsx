@@ -1,6 +1,7 @@
 import { MessageSlot } from '@commerce/ui';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { TextField as AriaTextField, FieldError, Input, Label, Text } from 'react-aria-components';
+import { useText } from '../i18n/index.ts';
 import { cardBrand, caretAfterDigits, formatCardNumber, formatExpiry } from '../lib/card.ts';
 
 const digitsIn = (text: string) => text.replace(/\D/g, '').length;
@@ -80,10 +81,11 @@ function FormattedField({
 
 /** The card number, grouped as the card prints it, its brand (Visa, Mastercard, American Express…) beside it. */
 export function CardNumberField({ autoFocus }: { autoFocus?: boolean }) {
+  const t = useText();
   return (
     <FormattedField
       name="card.number"
-      label="Card number"
+      label={t('payment.cardNumber')}
       autoComplete="cc-number"
       format={(typed) => formatCardNumber(typed)}
       adornment={(value) => cardBrand(value)}
@@ -94,7 +96,13 @@ export function CardNumberField({ autoFocus }: { autoFocus?: boolean }) {
 
 /** The expiry, its slash added as the month is typed. */
 export function ExpiryField() {
+  const t = useText();
   return (
-    <FormattedField name="card.expiry" label="Expiry (MM/YY)" autoComplete="cc-exp" format={formatExpiry} />
+    <FormattedField
+      name="card.expiry"
+      label={t('payment.expiry')}
+      autoComplete="cc-exp"
+      format={formatExpiry}
+    />
   );
 }

@@ -2,6 +2,7 @@ import type { AppRouter } from '@commerce/api';
 import type { inferRouterOutputs } from '@trpc/server';
 import { type ReactNode, useEffect, useState } from 'react';
 import { countryName } from '../countries.tsx';
+import { t, useText } from '../i18n/index.ts';
 import { formatMoney } from '../lib/format.ts';
 import type { ApiFailure } from '../lib/trpc.ts';
 import '../checkout.css';
@@ -36,12 +37,10 @@ export function shortageText(failure: ApiFailure, lines: CheckoutSession['lines'
       const line = index === undefined ? undefined : lines[Number(index)];
       if (!line) return undefined;
       const asked = 'requestedQuantity' in shortage ? shortage.requestedQuantity : line.quantity;
-      return `${line.name} (you asked for ${asked ?? line.quantity})`;
+      return t('checkout.shortLine', line.name, asked ?? line.quantity);
     })
     .filter((text): text is string => text !== undefined);
-  return named.length > 0
-    ? `There is not enough stock of ${named.join(', ')}. Go back to the store to lower the quantity or remove it from your cart.`
-    : 'Some items are no longer in stock in that quantity. Go back to the store to change your cart.';
+  return named.length > 0 ? t('checkout.notEnoughStock', named.join(', ')) : t('checkout.outOfStock');
 }
 
 /** What the server says about the session's payment: the result page shows this, never the browser's. */
@@ -59,16 +58,11 @@ export function paymentOutcome(session: CheckoutSession): PaymentOutcome {
 }
 
 /** The cart as the server priced it: lines, subtotal, shipping, tax and total in the store's currency. */
-export function OrderSummary({
-  session,
-  title = 'Order summary',
-}: {
-  session: CheckoutSession;
-  title?: string;
-}) {
+export function OrderSummary({ session, title }: { session: CheckoutSession; title?: string }) {
+  const t = useText();
   return (
     <section className="card summary" aria-labelledby="summary-title">
-      <h2 id="summary-title">{title}</h2>
+      <h2 id="summary-title">{title ?? t('checkout.orderSummary')}</h2>
       {session.lines.length > 0 ? (
         <SummaryLines
           lines={session.lines.map((line) => ({ ...line, key: `${line.itemId}:${line.variantId ?? ''}` }))}
@@ -127,6 +121,7 @@ export function CheckoutLayout({
 }) {
   const [open, setOpen] = useState(false);
   const phone = usePhoneWidth();
+  const t = useText();
   return (
     <>
       {phone ? (
@@ -138,7 +133,7 @@ export function CheckoutLayout({
           onClick={() => setOpen((value) => !value)}
         >
           <span className="summary-toggle-label">
-            {open ? 'Hide order summary' : 'Show order summary'}
+            {open ? t('checkout.hideSummary') : t('checkout.showSummary')}
             <span className="summary-toggle-chevron" aria-hidden="true" />
           </span>
           <strong>{formatMoney(session.totalInCents, session.currency)}</strong>
@@ -186,31 +181,32 @@ export function Recap({
   method?: boolean;
 }) {
   const rate = session.shippingOptions.find((option) => option.id === session.shippingRateId);
+  const t = useText();
   const rows: { target: EditTarget; label: string; change: string; value: ReactNode }[] = [];
   if (session.email)
     rows.push({
       target: 'contact',
-      label: 'Contact',
-      change: 'Change contact',
+      label: t('recap.contact'),
+      change: t('recap.changeContact'),
       value: [session.email, session.customerPhone].filter(Boolean).join(' · '),
     });
   if (session.shippingAddress)
     rows.push({
       target: 'address',
-      label: 'Ship to',
-      change: 'Change shipping address',
+      label: t('recap.shipTo'),
+      change: t('recap.changeAddress'),
       value: `${session.shippingAddress.name}, ${addressLine(session.shippingAddress)}`,
     });
   if (method && rate)
     rows.push({
       target: 'method',
-      label: 'Method',
-      change: 'Change shipping method',
+      label: t('recap.method'),
+      change: t('recap.changeMethod'),
       value: `${rate.name} · ${formatMoney(rate.priceInCents, session.currency)}`,
     });
   if (rows.length === 0) return null;
   return (
-    <section className="card recap" aria-label="Your details so far">
+    <section className="card recap" aria-label={t('recap.label')}>
       <dl>
         {rows.map((row) => (
           <div key={row.target} className="recap-row">
@@ -219,7 +215,7 @@ export function Recap({
             {onChange ? (
               <dd className="recap-change">
                 <Button variant="quiet" aria-label={row.change} onPress={() => onChange(row.target)}>
-                  Change
+                  {t('recap.change')}
                 </Button>
               </dd>
             ) : null}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
+import { useText } from '../i18n/index.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
 import { RESULT_POLL_LIMIT_MS, RESULT_POLL_MS } from '../lib/result-polling.ts';
 import { useStore } from '../lib/store.ts';
@@ -29,6 +30,7 @@ export function CheckoutResultPage({ token }: { token: string }) {
   const store = useStore();
   const since = useRef(Date.now());
   const [round, setRound] = useState(0);
+  const t = useText();
   const session = useQuery({
     ...trpc.public.checkout.get.queryOptions({ token }),
     enabled: token !== '',
@@ -50,7 +52,7 @@ export function CheckoutResultPage({ token }: { token: string }) {
   }, [round]);
 
   if (token === '') return <CheckoutLinkNotFound />;
-  if (session.isPending) return <Loading what="your order" />;
+  if (session.isPending) return <Loading what={t('result.loading')} />;
   if (session.isError) {
     const failure = readFailure(session.error);
     return failure.status === 404 ? <CheckoutLinkNotFound /> : <FailureNotice failure={failure} />;
@@ -63,14 +65,13 @@ export function CheckoutResultPage({ token }: { token: string }) {
     case 'PAID':
     case 'FREE':
       return booking ? (
-        <Page title="Payment received">
+        <Page title={t('result.paymentReceived')}>
           <Notice tone="success">
-            Your payment was received and your booking is confirmed.{' '}
-            {current.email ? `A confirmation is on its way to ${current.email}.` : null}
+            {t('result.bookingConfirmed')} {current.email ? t('result.confirmationTo', current.email) : null}
           </Notice>
-          <OrderSummary session={current} title="Payment" />
+          <OrderSummary session={current} title={t('result.payment')} />
           <p>
-            <Link to="/account">See your bookings in your account</Link>
+            <Link to="/account">{t('result.seeBookings')}</Link>
           </p>
         </Page>
       ) : (
@@ -78,28 +79,28 @@ export function CheckoutResultPage({ token }: { token: string }) {
       );
     case 'FAILED':
       return (
-        <Page title="The payment did not go through">
-          <Notice tone="error">Nothing was charged. You can try again with another card.</Notice>
+        <Page title={t('result.failedTitle')}>
+          <Notice tone="error">{t('result.failedText')}</Notice>
           <p>
             <Link to="/checkout" search={{ token }} className="button button-primary">
-              Try the payment again
+              {t('result.tryAgain')}
             </Link>
           </p>
         </Page>
       );
     case 'CANCELLED':
       return (
-        <Page title="This order was cancelled">
-          <p>The store cancelled this order. Any payment taken is refunded.</p>
+        <Page title={t('checkout.cancelledTitle')}>
+          <p>{t('result.cancelledText')}</p>
         </Page>
       );
     case 'NOT_STARTED':
       return (
-        <Page title="Your checkout is not finished">
-          <p>No payment was made yet.</p>
+        <Page title={t('result.notFinishedTitle')}>
+          <p>{t('result.noPaymentYet')}</p>
           <p>
             <Link to="/checkout" search={{ token }} className="button button-primary">
-              Back to checkout
+              {t('result.backToCheckout')}
             </Link>
           </p>
         </Page>
@@ -107,17 +108,14 @@ export function CheckoutResultPage({ token }: { token: string }) {
     default: {
       const waiting = Date.now() - since.current < RESULT_POLL_LIMIT_MS;
       return (
-        <Page title={waiting ? 'Confirming your payment' : 'Your payment is still processing'}>
+        <Page title={waiting ? t('result.confirming') : t('result.stillProcessing')}>
           {waiting ? (
             <p className="loading" role="status">
-              Waiting for the payment processor to confirm. This usually takes a few seconds…
+              {t('result.waiting')}
             </p>
           ) : (
             <>
-              <Notice>
-                The payment processor has not confirmed your payment yet. You do not need to pay again: we
-                email you as soon as it is confirmed.
-              </Notice>
+              <Notice>{t('result.notConfirmedYet')}</Notice>
               <div className="actions">
                 <Button
                   variant="secondary"
@@ -128,12 +126,12 @@ export function CheckoutResultPage({ token }: { token: string }) {
                     void session.refetch();
                   }}
                 >
-                  Check again
+                  {t('payment.checkAgain')}
                 </Button>
               </div>
             </>
           )}
-          <OrderSummary session={current} title="Your order" />
+          <OrderSummary session={current} title={t('result.yourOrder')} />
         </Page>
       );
     }
@@ -155,46 +153,49 @@ function OrderConfirmation({
   websiteUrl: string | null | undefined;
 }) {
   const method = session.shippingOptions.find((option) => option.id === session.shippingRateId);
+  const t = useText();
   return (
-    <Page title="Thank you for your order">
+    <Page title={t('result.thankYou')}>
       <Notice tone="success">
-        {free ? 'Your order is placed.' : 'Your payment was received and your order is placed.'}{' '}
-        {session.email ? `A confirmation is on its way to ${session.email}.` : null}
+        {free ? t('result.orderPlaced') : t('result.paidAndPlaced')}{' '}
+        {session.email ? t('result.confirmationTo', session.email) : null}
       </Notice>
       <dl className="facts confirmation">
         {session.orderNumber !== null ? (
           <>
-            <dt>Order number</dt>
-            <dd>#{session.orderNumber}</dd>
+            <dt>{t('result.orderNumber')}</dt>
+            <dd>{t('result.orderNumberValue', session.orderNumber)}</dd>
           </>
         ) : null}
-        <dt>Placed</dt>
+        <dt>{t('result.placed')}</dt>
         <dd>{formatDateTime(session.updatedAt)}</dd>
-        <dt>Payment</dt>
+        <dt>{t('result.payment')}</dt>
         <dd>
-          {free ? 'No payment needed' : `${formatMoney(session.totalInCents, session.currency)} paid by card`}
+          {free
+            ? t('result.noPaymentNeeded')
+            : t('result.paidByCard', formatMoney(session.totalInCents, session.currency))}
         </dd>
       </dl>
       {session.shippingAddress ? (
         <section aria-labelledby="ship-to-title">
-          <h2 id="ship-to-title">Ship to</h2>
+          <h2 id="ship-to-title">{t('result.shipTo')}</h2>
           <AddressBlock address={session.shippingAddress} />
           {method ? (
             <p>
-              <span className="muted">Shipping method:</span> {method.name}
-              {method.estimatedDelivery ? ` (${method.estimatedDelivery})` : ''}
+              <span className="muted">{t('result.shippingMethod')}</span> {method.name}
+              {method.estimatedDelivery ? t('result.estimatedDelivery', method.estimatedDelivery) : ''}
             </p>
           ) : null}
         </section>
       ) : null}
-      <OrderSummary session={session} title="Your order" />
+      <OrderSummary session={session} title={t('result.yourOrder')} />
       <div className="actions">
         {websiteUrl ? (
           <a href={websiteUrl} className="button button-primary">
-            Continue shopping
+            {t('result.continueShopping')}
           </a>
         ) : null}
-        <Link to="/account">See your orders in your account</Link>
+        <Link to="/account">{t('result.seeOrders')}</Link>
       </div>
     </Page>
   );

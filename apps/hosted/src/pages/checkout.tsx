@@ -4,6 +4,7 @@ import { Navigate, useRouteContext } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useEffect, useRef, useState } from 'react';
 import { CountrySelect, countryName } from '../countries.tsx';
+import { t, useText } from '../i18n/index.ts';
 import { repriceCheckoutSessionInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney, formatWait } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
@@ -21,12 +22,10 @@ import { PaymentStep } from './payment-step.tsx';
 
 /** A checkout link that does not open a session: unknown, expired, or another store's (one neutral 404). */
 export function CheckoutLinkNotFound() {
+  const t = useText();
   return (
-    <Page title="This checkout link does not work">
-      <p>
-        It may have expired (a checkout lasts a limited time, and the items it held are released), or the link
-        is incomplete. Go back to the store and start the checkout again.
-      </p>
+    <Page title={t('checkout.linkBrokenTitle')}>
+      <p>{t('checkout.linkBrokenText')}</p>
     </Page>
   );
 }
@@ -41,9 +40,10 @@ export function CheckoutPage({ token }: { token: string }) {
   const session = useQuery({ ...trpc.public.checkout.get.queryOptions({ token }), enabled: token !== '' });
   // A recap's "Change" on the payment step of a free order: the details step, opened at that part.
   const [editing, setEditing] = useState<EditTarget | undefined>();
+  const t = useText();
 
   if (token === '') return <CheckoutLinkNotFound />;
-  if (session.isPending) return <Loading what="your checkout" />;
+  if (session.isPending) return <Loading what={t('checkout.loading')} />;
   if (session.isError) {
     const failure = readFailure(session.error);
     return failure.status === 404 ? <CheckoutLinkNotFound /> : <FailureNotice failure={failure} />;
@@ -54,8 +54,8 @@ export function CheckoutPage({ token }: { token: string }) {
       return <Navigate to="/checkout/result" search={{ token }} replace />;
     case 'CANCELLED':
       return (
-        <Page title="This order was cancelled">
-          <p>The store cancelled this order before it was paid. Nothing was charged.</p>
+        <Page title={t('checkout.cancelledTitle')}>
+          <p>{t('checkout.cancelledText')}</p>
         </Page>
       );
     case 'EXPIRED':
@@ -99,8 +99,7 @@ export function CheckoutPage({ token }: { token: string }) {
  * limit: "too many attempts" would send the shopper to wait for nothing), as a sentence.
  */
 function bindFailureText(failure: ApiFailure, session: CheckoutSession): string | undefined {
-  if (failure.code === 'STALE_STATE')
-    return 'Prices changed since you opened the checkout. Check the new total and continue again.';
+  if (failure.code === 'STALE_STATE') return t('checkout.pricesChanged');
   if (failure.code === 'INSUFFICIENT_STOCK') return shortageText(failure, session.lines);
   const details = failure.details as
     | { reason?: string; maxUnits?: number; requestedUnits?: number }
@@ -108,12 +107,13 @@ function bindFailureText(failure: ApiFailure, session: CheckoutSession): string 
   if (failure.code === 'RATE_LIMIT_EXCEEDED' && details?.reason === 'HELD_UNITS_CAP') {
     const max = details.maxUnits ?? 0;
     const requested = details.requestedUnits ?? 0;
-    const cart = session.lines.map((line) => `${line.quantity} × ${line.name}`).join(', ');
-    if (requested > max)
-      return `This store reserves at most ${max} items for one shopper at a time, and this cart has ${requested} (${cart}). Go back to the store to lower the quantities.`;
-    return `This store reserves at most ${max} items for one shopper at a time, and your other open checkouts already hold some of them. Finish or leave those checkouts${
-      failure.retryAfterSeconds === undefined ? '' : `, or try again ${formatWait(failure.retryAfterSeconds)}`
-    }.`;
+    const cart = session.lines.map((line) => t('checkout.quantityOf', line.quantity, line.name)).join(', ');
+    if (requested > max) return t('checkout.heldCapCart', max, requested, cart);
+    return t(
+      'checkout.heldCapOthers',
+      max,
+      failure.retryAfterSeconds === undefined ? undefined : formatWait(failure.retryAfterSeconds),
+    );
   }
   return undefined;
 }
@@ -188,6 +188,7 @@ function DetailsStep({
   onBound: () => void;
 }) {
   const trpc = useTRPC();
+  const t = useText();
   const queryClient = useQueryClient();
   const queryKey = trpc.public.checkout.get.queryKey({ token });
   const reprice = useMutation(trpc.public.checkout.reprice.mutationOptions());
@@ -291,10 +292,10 @@ function DetailsStep({
     };
     const parsed = repriceCheckoutSessionInputSchema.safeParse(input);
     const missing: Record<string, string> = {};
-    if (!input.email) missing.email = 'Enter your email address';
-    if (!input.customerName) missing.customerName = 'Enter your full name';
+    if (!input.email) missing.email = t('field.yourEmail');
+    if (!input.customerName) missing.customerName = t('field.fullName');
     if (shippingAddress && !shippingAddress.country)
-      missing['shippingAddress.country'] = 'Choose the country to ship to';
+      missing['shippingAddress.country'] = t('checkout.chooseShipCountry');
     if (!parsed.success || Object.keys(missing).length > 0) {
       setErrors({ ...(parsed.success ? {} : fieldErrors(parsed.error)), ...missing });
       return;
@@ -392,36 +393,36 @@ function DetailsStep({
         void saveDetails(new FormData(event.currentTarget));
       }}
     >
-      <h2 id="details-title">Your details</h2>
+      <h2 id="details-title">{t('checkout.yourDetails')}</h2>
       <Field
         name="email"
-        label="Email"
+        label={t('checkout.email')}
         type="email"
         autoComplete="email"
         isRequired
         defaultValue={session.email ?? ''}
-        description="Your confirmation is sent here."
+        description={t('checkout.emailDescription')}
       />
       <Field
         name="customerName"
-        label="Full name"
+        label={t('checkout.fullName')}
         autoComplete="name"
         isRequired
         defaultValue={session.customerName ?? ''}
       />
       <Field
         name="customerPhone"
-        label="Phone (optional)"
+        label={t('checkout.phone')}
         type="tel"
         autoComplete="tel"
         defaultValue={session.customerPhone ?? ''}
       />
       {needsCountry ? (
         <fieldset className="plain">
-          <legend>Shipping address</legend>
+          <legend>{t('checkout.shippingAddress')}</legend>
           {savedAddresses.length > 0 ? (
             <RadioGroupField
-              label="Your saved addresses"
+              label={t('checkout.savedAddresses')}
               appearance="cards"
               value={choice}
               onChange={chooseAddress}
@@ -429,9 +430,9 @@ function DetailsStep({
                 ...savedAddresses.map((saved) => ({
                   id: saved.id,
                   label: savedAddressLabel(saved),
-                  ...(saved.isDefaultShipping ? { description: 'Default address' } : {}),
+                  ...(saved.isDefaultShipping ? { description: t('checkout.defaultAddress') } : {}),
                 })),
-                { id: NEW_ADDRESS, label: 'Use a new address' },
+                { id: NEW_ADDRESS, label: t('checkout.newAddress') },
               ]}
             />
           ) : null}
@@ -439,28 +440,28 @@ function DetailsStep({
           <div key={`${fillKey}:${fillFrom?.id ?? ''}`} className="address-fields">
             <Field
               name="shippingAddress.line1"
-              label="Address"
+              label={t('checkout.addressLine1')}
               autoComplete="address-line1"
               isRequired
               defaultValue={fieldDefault('line1')}
             />
             <Field
               name="shippingAddress.line2"
-              label="Apartment, suite, floor (optional)"
+              label={t('checkout.addressLine2')}
               autoComplete="address-line2"
               defaultValue={fieldDefault('line2')}
             />
             <div className="field-row">
               <Field
                 name="shippingAddress.city"
-                label="City"
+                label={t('checkout.city')}
                 autoComplete="address-level2"
                 isRequired
                 defaultValue={fieldDefault('city')}
               />
               <Field
                 name="shippingAddress.postalCode"
-                label="Postal code"
+                label={t('checkout.postalCode')}
                 autoComplete="postal-code"
                 isRequired
                 defaultValue={fieldDefault('postalCode')}
@@ -468,7 +469,7 @@ function DetailsStep({
             </div>
             <Field
               name="shippingAddress.state"
-              label="State, province or region (optional)"
+              label={t('checkout.state')}
               autoComplete="address-level1"
               defaultValue={fieldDefault('state')}
             />
@@ -484,10 +485,12 @@ function DetailsStep({
       <div className="actions">
         {/* Never disabled while saving (a disabled button drops the focus to the page's body):
             a press meanwhile is ignored by saveDetails. */}
-        <Button type="submit">{needsCountry ? 'Continue to shipping' : 'Continue'}</Button>
+        <Button type="submit">
+          {needsCountry ? t('checkout.continueToShipping') : t('checkout.continue')}
+        </Button>
         {detailsDone ? (
           <Button variant="quiet" onPress={() => change('method')}>
-            {needsCountry ? 'Back to shipping method' : 'Back'}
+            {needsCountry ? t('checkout.backToMethod') : t('checkout.back')}
           </Button>
         ) : null}
       </div>
@@ -495,12 +498,10 @@ function DetailsStep({
   );
 
   return (
-    <Page title="Checkout">
+    <Page title={t('checkout.title')}>
       <CheckoutLayout
         session={session}
-        aside={
-          <p className="muted small">This checkout is open until {formatDateTime(session.expiresAt)}.</p>
-        }
+        aside={<p className="muted small">{t('checkout.openUntil', formatDateTime(session.expiresAt))}</p>}
       >
         {step === 'details' ? (
           details
@@ -509,9 +510,9 @@ function DetailsStep({
             <Recap session={session} onChange={change} method={false} />
             {needsCountry && address !== null && session.shippingCountry !== null ? (
               <fieldset className="card radio-list" ref={shippingRef} tabIndex={-1}>
-                <legend>Shipping method</legend>
+                <legend>{t('checkout.shippingMethod')}</legend>
                 {session.shippingOptions.length === 0 ? (
-                  <p>This store does not ship to {countryName(session.shippingCountry)}.</p>
+                  <p>{t('checkout.noShippingTo', countryName(session.shippingCountry))}</p>
                 ) : (
                   session.shippingOptions.map((option) => (
                     <label key={option.id} className="radio">
@@ -541,7 +542,7 @@ function DetailsStep({
         {step === 'next' ? (
           <div className="actions" ref={continueRef}>
             <Button onPress={() => void continueToPayment()} isDisabled={!ready}>
-              Continue to payment
+              {t('checkout.continueToPayment')}
             </Button>
           </div>
         ) : null}

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useRouteContext } from '@tanstack/react-router';
 import type { inferRouterOutputs } from '@trpc/server';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { type MessageKey, t, useText } from '../i18n/index.ts';
 import { cardDigits, normalizeExpiry } from '../lib/card.ts';
 import { sandboxPaymentConfirmInputSchema } from '../lib/checkout-schemas.ts';
 import { formatDateTime, formatMoney } from '../lib/format.ts';
@@ -47,15 +48,16 @@ export function PaymentStep({
 }) {
   const free = session.totalInCents === 0;
   useStepFocus('payment');
+  const t = useText();
   return (
-    <Page title={free ? 'Place your order' : 'Payment'}>
+    <Page title={free ? t('payment.placeTitle') : t('payment.title')}>
       <CheckoutLayout
         session={session}
-        summaryTitle={session.lines.length > 0 ? 'Order summary' : 'Amount due'}
+        summaryTitle={session.lines.length > 0 ? t('checkout.orderSummary') : t('payment.amountDue')}
         aside={
           session.email ? (
             <p className="muted small">
-              The confirmation goes to <strong>{session.email}</strong>.
+              {t('payment.confirmationTo')} <strong>{session.email}</strong>.
             </p>
           ) : null
         }
@@ -92,9 +94,6 @@ function useReread(token: string) {
   };
 }
 
-const UNREACHABLE =
-  'We could not reach the store, so we cannot tell yet whether your payment went through. Check your connection, then check again: you will not be charged twice.';
-
 function FreeOrder({ token }: { token: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -102,10 +101,11 @@ function FreeOrder({ token }: { token: string }) {
   const showResult = useShowResult(token);
   const reread = useReread(token);
   const [failure, setFailure] = useState<ApiFailure | undefined>();
+  const t = useText();
   return (
     <section aria-labelledby="free-title">
-      <h2 id="free-title">Nothing to pay</h2>
-      <p>Your order total is zero: no card is needed.</p>
+      <h2 id="free-title">{t('payment.nothingToPay')}</h2>
+      <p>{t('payment.totalZero')}</p>
       <FailureNotice failure={failure} />
       <div className="actions">
         <Button
@@ -124,7 +124,7 @@ function FreeOrder({ token }: { token: string }) {
             }
           }}
         >
-          Place order
+          {t('payment.placeOrder')}
         </Button>
       </div>
     </section>
@@ -137,10 +137,10 @@ function paymentSessionText(failure: ApiFailure, session: CheckoutSession): stri
     case 'INSUFFICIENT_STOCK':
       return shortageText(failure, session.lines);
     case 'INVALID_STATE_TRANSITION':
-      return 'This payment can no longer be made: the checkout was cancelled, completed or replaced.';
+      return t('payment.noLonger');
     case 'PROVIDER_ERROR':
     case 'PROVIDER_UNAVAILABLE':
-      return 'The payment processor did not answer. Try again in a moment.';
+      return t('payment.processorDown');
     default:
       return undefined;
   }
@@ -153,6 +153,7 @@ function PaidOrder({ token, session }: { token: string; session: CheckoutSession
   const [handoff, setHandoff] = useState<Handoff | undefined>();
   const [failure, setFailure] = useState<ApiFailure | undefined>();
   const started = useRef(false);
+  const t = useText();
 
   const start = async () => {
     setFailure(undefined);
@@ -183,31 +184,31 @@ function PaidOrder({ token, session }: { token: string; session: CheckoutSession
         {failure.code === 'PROVIDER_ERROR' || failure.code === 'PROVIDER_UNAVAILABLE' || !failure.code ? (
           <div className="actions">
             <Button onPress={() => void start()} isDisabled={paymentSession.isPending}>
-              Try again
+              {t('payment.tryAgain')}
             </Button>
           </div>
         ) : null}
       </>
     );
   }
-  if (!handoff) return <Loading what="the payment form" />;
+  if (!handoff) return <Loading what={t('payment.form')} />;
   return (
     <section aria-labelledby="pay-title">
-      <h2 id="pay-title">Pay {formatMoney(handoff.amountInCents, handoff.currency)}</h2>
+      <h2 id="pay-title">{t('payment.pay', formatMoney(handoff.amountInCents, handoff.currency))}</h2>
       {/* The number the store and its emails use (the session read has it once the order is
           placed), never the internal `or1_` reference. */}
-      {session.orderNumber !== null ? <p className="muted small">Order #{session.orderNumber}</p> : null}
-      {session.status === 'PAYMENT_FAILED' ? (
-        <Notice tone="error">The last payment did not go through. Try again, or use another card.</Notice>
+      {session.orderNumber !== null ? (
+        <p className="muted small">{t('orders.orderNumber', session.orderNumber)}</p>
       ) : null}
+      {session.status === 'PAYMENT_FAILED' ? <Notice tone="error">{t('payment.lastFailed')}</Notice> : null}
       {paymentFormFor(handoff.publishableKey) === 'SANDBOX' ? (
         <SandboxCardForm token={token} handoff={handoff} rearm={start} />
       ) : (
-        <Suspense fallback={<Loading what="the payment form" />}>
+        <Suspense fallback={<Loading what={t('payment.form')} />}>
           <StripeForm token={token} handoff={handoff} />
         </Suspense>
       )}
-      <p className="muted small">Pay before {formatDateTime(session.expiresAt)}.</p>
+      <p className="muted small">{t('payment.payBefore', formatDateTime(session.expiresAt))}</p>
     </section>
   );
 }
@@ -229,9 +230,9 @@ function StripeForm({ token, handoff }: { token: string; handoff: Handoff }) {
   );
 }
 
-const DECLINES: Record<string, string> = {
-  generic_decline: 'Your card was declined.',
-  insufficient_funds: 'Your card was declined: insufficient funds.',
+const DECLINES: Record<string, MessageKey> = {
+  generic_decline: 'payment.declined',
+  insufficient_funds: 'payment.insufficientFunds',
 };
 
 /**
@@ -262,6 +263,7 @@ function SandboxCardForm({
   // double click never sends the card twice. The button is never disabled, which would drop the
   // focus to the page's body.
   const working = useRef(false);
+  const t = useText();
 
   /** A declined payment: the same intent re-armed for another card, then the message and a fresh form. */
   const afterDecline = async (text: string) => {
@@ -295,7 +297,7 @@ function SandboxCardForm({
         return;
       }
       setLost(undefined);
-      if (outcome === 'FAILED') await afterDecline('Your card was declined. Try another card.');
+      if (outcome === 'FAILED') await afterDecline(t('payment.declinedTryAnother'));
       else setLost('NOT_PAID');
     } finally {
       working.current = false;
@@ -335,7 +337,7 @@ function SandboxCardForm({
       // The message and the fresh form appear together, once the payment is armed again: a card typed
       // as soon as the message shows is never wiped by the form's remount, nor sent to a failed payment.
       await afterDecline(
-        `${DECLINES[result.declineCode ?? ''] ?? 'Your card was declined.'} Try another card.`,
+        t('payment.declineTryAnother', t(DECLINES[result.declineCode ?? ''] ?? 'payment.declined')),
       );
     } catch (error) {
       const read = readFailure(error);
@@ -357,37 +359,39 @@ function SandboxCardForm({
     <Form
       key={attempt}
       validationErrors={errors}
-      aria-label="Card payment"
+      aria-label={t('payment.cardPayment')}
       onSubmit={(event) => {
         event.preventDefault();
         void pay(new FormData(event.currentTarget));
       }}
     >
-      <Notice>
-        Test store: no real card is charged. Use 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002
-        (declined) or 4000 0000 0000 9995 (insufficient funds), any future expiry and any 3 digits.
-      </Notice>
+      <Notice>{t('payment.testCards')}</Notice>
       {declined ? <Notice tone="error">{declined}</Notice> : null}
       <CardNumberField autoFocus={attempt > 0} />
       <div className="field-row">
         <ExpiryField />
-        <Field name="card.cvc" label="CVC" autoComplete="cc-csc" inputMode="numeric" isRequired />
+        <Field
+          name="card.cvc"
+          label={t('payment.cvc')}
+          autoComplete="cc-csc"
+          inputMode="numeric"
+          isRequired
+        />
       </div>
       <FailureNotice failure={failure} />
       {lost === 'NOT_PAID' ? (
-        <Notice tone="error">
-          Your payment has not been taken so far: we could not reach the store. Check your connection and
-          press Pay again.
-        </Notice>
+        <Notice tone="error">{t('payment.notTaken')}</Notice>
       ) : lost === 'UNKNOWN' ? (
-        <Notice tone="error">{UNREACHABLE}</Notice>
+        <Notice tone="error">{t('payment.unreachable')}</Notice>
       ) : null}
       <div className="actions">
         {lost === 'UNKNOWN' ? (
-          <Button onPress={() => void resolveLost()}>Check again</Button>
+          <Button onPress={() => void resolveLost()}>{t('payment.checkAgain')}</Button>
         ) : (
           <Button type="submit">
-            {busy ? 'Paying…' : `Pay ${formatMoney(handoff.amountInCents, handoff.currency)}`}
+            {busy
+              ? t('payment.paying')
+              : t('payment.pay', formatMoney(handoff.amountInCents, handoff.currency))}
           </Button>
         )}
       </div>

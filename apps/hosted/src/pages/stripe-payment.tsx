@@ -1,6 +1,7 @@
 import type { Stripe, StripeElements } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { useEffect, useRef, useState } from 'react';
+import { t, useText } from '../i18n/index.ts';
 import { Button, Loading, Notice } from '../ui.tsx';
 
 /**
@@ -30,6 +31,7 @@ export default function StripePaymentForm({
   const [stripe, setStripe] = useState<{ stripe: Stripe; elements: StripeElements } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  const text = useText();
 
   useEffect(() => {
     let cancelled = false;
@@ -38,7 +40,7 @@ export default function StripePaymentForm({
       (loaded) => {
         if (cancelled || !mount.current) return;
         if (!loaded) {
-          setError('The payment form could not be loaded. Check your connection and reload the page.');
+          setError(t('payment.formNotLoaded'));
           return;
         }
         const elements = loaded.elements({ clientSecret });
@@ -47,7 +49,7 @@ export default function StripePaymentForm({
         destroy = () => element.destroy();
         setStripe({ stripe: loaded, elements });
       },
-      () => setError('The payment form could not be loaded. Check your connection and reload the page.'),
+      () => setError(t('payment.formNotLoaded')),
     );
     return () => {
       cancelled = true;
@@ -57,7 +59,7 @@ export default function StripePaymentForm({
 
   return (
     <form
-      aria-label="Card payment"
+      aria-label={text('payment.cardPayment')}
       onSubmit={async (event) => {
         event.preventDefault();
         if (!stripe) return;
@@ -70,16 +72,16 @@ export default function StripePaymentForm({
         });
         setBusy(false);
         // A card error is shown for another try; anything else is for the server to settle.
-        if (result.error) setError(result.error.message ?? 'The payment did not go through.');
+        if (result.error) setError(result.error.message ?? text('payment.didNotGoThrough'));
         else onSubmitted();
       }}
     >
       <div ref={mount} className="stripe-element" />
-      {stripe ? null : error ? null : <Loading what="the payment form" />}
+      {stripe ? null : error ? null : <Loading what={text('payment.form')} />}
       {error ? <Notice tone="error">{error}</Notice> : null}
       <div className="actions">
         <Button type="submit" isDisabled={!stripe || busy}>
-          {busy ? 'Paying…' : `Pay ${amountLabel}`}
+          {busy ? text('payment.paying') : text('payment.pay', amountLabel)}
         </Button>
       </div>
     </form>
