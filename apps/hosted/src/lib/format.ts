@@ -24,6 +24,21 @@ export function formatNumber(value: number): string {
   return new Intl.NumberFormat(currentLocale()).format(value);
 }
 
+/** A time of day in a zone, in the store's locale ("10:00 AM", "10:00"): the end of an interval. */
+export function formatTime(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat(currentLocale(), { timeStyle: 'short', timeZone }).format(new Date(iso));
+}
+
+/** "1 hour", "90 minutes", "2 days": a booking's length in the store's locale. */
+export function formatDuration(minutes: number): string {
+  const unit = (value: number, name: 'day' | 'hour' | 'minute') =>
+    new Intl.NumberFormat(currentLocale(), { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+  if (minutes >= 1440 && minutes % 1440 === 0) return unit(minutes / 1440, 'day');
+  if (minutes >= 60 && minutes % 60 === 0) return unit(minutes / 60, 'hour');
+  if (minutes > 120) return `${unit(Math.floor(minutes / 60), 'hour')} ${unit(minutes % 60, 'minute')}`;
+  return unit(minutes, 'minute');
+}
+
 export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium' }).format(new Date(iso));
 }

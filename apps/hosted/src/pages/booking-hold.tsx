@@ -3,7 +3,7 @@ import { VisuallyHidden } from '@commerce/ui';
 import type { inferRouterOutputs } from '@trpc/server';
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { t, useText } from '../i18n/index.ts';
-import { formatDateTime, formatMoney } from '../lib/format.ts';
+import { formatDateTime, formatDuration, formatMoney, formatTime } from '../lib/format.ts';
 
 /**
  * What the booking checkout shows of the hold: what is booked (`BookingSummary`) and the time it is
@@ -11,22 +11,13 @@ import { formatDateTime, formatMoney } from '../lib/format.ts';
  */
 export type HoldRead = inferRouterOutputs<AppRouter>['public']['bookingHolds']['get'];
 
-/** "1 hour", "90 minutes", "2 days": a booking's length in the customer's locale. */
-export function formatDuration(minutes: number): string {
-  const unit = (value: number, name: 'day' | 'hour' | 'minute') =>
-    new Intl.NumberFormat(undefined, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
-  if (minutes >= 1440 && minutes % 1440 === 0) return unit(minutes / 1440, 'day');
-  if (minutes >= 60 && minutes % 60 === 0) return unit(minutes / 60, 'hour');
-  if (minutes > 120) return `${unit(Math.floor(minutes / 60), 'hour')} ${unit(minutes % 60, 'minute')}`;
-  return unit(minutes, 'minute');
-}
-
 /** The booked interval in the service's zone, named: "Nov 30, 2026, 9:00 AM UTC to 10:00 AM". */
 export function formatInterval(hold: Pick<HoldRead, 'startsAt' | 'endsAt' | 'timezone'>): string {
-  const ends = new Intl.DateTimeFormat(undefined, { timeStyle: 'short', timeZone: hold.timezone }).format(
-    new Date(hold.endsAt),
+  return t(
+    'booking.interval',
+    formatDateTime(hold.startsAt, hold.timezone),
+    formatTime(hold.endsAt, hold.timezone),
   );
-  return t('booking.interval', formatDateTime(hold.startsAt, hold.timezone), ends);
 }
 
 /**

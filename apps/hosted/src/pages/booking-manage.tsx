@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { FieldError, Label, TextArea, TextField } from 'react-aria-components';
 import { type MessageKey, t, useText } from '../i18n/index.ts';
 import { cancelRequestInputSchema } from '../lib/checkout-schemas.ts';
-import { formatDate, formatDateTime, formatMoney } from '../lib/format.ts';
+import { formatDate, formatDateTime, formatMoney, formatTime } from '../lib/format.ts';
 import { fieldErrors } from '../lib/schemas.ts';
 import { type ApiFailure, readFailure, useTRPC } from '../lib/trpc.ts';
 import { Button, FailureNotice, Form, Loading, Notice, Page } from '../ui.tsx';
@@ -26,10 +26,7 @@ const OUTCOME_TEXT: Record<Outcome, MessageKey> = {
 function interval(booking: Booking): string {
   const zone = booking.timezone;
   const starts = formatDateTime(booking.startsAt, zone);
-  const ends = new Intl.DateTimeFormat(undefined, { timeStyle: 'short', timeZone: zone }).format(
-    new Date(booking.endsAt),
-  );
-  return t('manage.interval', starts, ends, zone.replaceAll('_', ' '));
+  return t('manage.interval', starts, formatTime(booking.endsAt, zone), zone.replaceAll('_', ' '));
 }
 
 function refusalText(failure: ApiFailure, details: unknown): string | undefined {
@@ -291,10 +288,7 @@ function RescheduleForm({
     }
   };
 
-  const timeOf = (slot: Slot) =>
-    new Intl.DateTimeFormat(undefined, { timeStyle: 'short', timeZone: booking.timezone }).format(
-      new Date(slot.startsAt),
-    );
+  const timeOf = (slot: Slot) => formatTime(slot.startsAt, booking.timezone);
 
   return (
     <Form

@@ -3,10 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useCallback, useMemo, useState } from 'react';
 import { useText } from '../i18n/index.ts';
-import { formatMoney } from '../lib/format.ts';
+import { formatDuration, formatMoney } from '../lib/format.ts';
 import { useTRPC } from '../lib/trpc.ts';
 import { Notice } from '../ui.tsx';
-import { formatDuration, formatInterval, HoldCountdown, serverClock } from './booking-hold.tsx';
+import { formatInterval, HoldCountdown, serverClock } from './booking-hold.tsx';
 
 type PaymentSummary = inferRouterOutputs<AppRouter>['public']['bookingCheckout']['payment'];
 
