@@ -113,7 +113,7 @@ describe('item lowStockThreshold', () => {
     expect(read.lowStockThreshold).toBe(4);
   });
 
-  it('is never in a public read: the list, the search and the item page', async () => {
+  it('is never in a public read: the list, the search, the item page and resolve', async () => {
     const item = await create({ lowStockThreshold: 7 });
     const list = await expectJson<Record<string, unknown>[]>(
       await storefront('/public/items?limit=100'),
@@ -127,11 +127,20 @@ describe('item lowStockThreshold', () => {
       await storefront(`/public/items/${item.slug}`),
       200,
     );
+    const resolved = await expectJson<Record<string, unknown>[]>(
+      await h.app.request('/api/v1/public/items/resolve', {
+        method: 'POST',
+        headers: { 'x-organization-slug': shop.slug, 'content-type': 'application/json' },
+        body: JSON.stringify({ ids: [item.id] }),
+      }),
+      200,
+    );
+    expect(resolved.map((row) => row.id)).toEqual([item.id]);
     const listed = list.find((row) => row.id === item.id);
     const found = searched.find((row) => row.id === item.id);
     expect(listed).toBeDefined();
     expect(found).toBeDefined();
-    for (const read of [listed!, found!, page]) {
+    for (const read of [listed!, found!, page, resolved[0]!]) {
       expect(read).not.toHaveProperty('lowStockThreshold');
       expect(read).not.toHaveProperty('low_stock_threshold');
     }
