@@ -237,6 +237,8 @@ export interface ItemsTable {
   shipping_length_mm: number | null;
   shipping_width_mm: number | null;
   shipping_height_mm: number | null;
+  /** The item's low-stock level; null: the store's `notifications.lowStockThreshold`. */
+  low_stock_threshold: number | null;
 }
 
 /** A package or kit: the parent item is made of its components. */
@@ -1631,6 +1633,7 @@ export const SCHEMA_COLUMNS = {
     'shipping_length_mm',
     'shipping_width_mm',
     'shipping_height_mm',
+    'low_stock_threshold',
   ],
   item_components: ['organization_id', 'parent_item_id', 'component_item_id', 'quantity'],
   variants: [

@@ -192,6 +192,29 @@ describe('events from real flows', () => {
     expect(events[1]!.data).toMatchObject({ id: fulfillmentId, status: 'SHIPPED' });
   });
 
+  /** Ships `quantity` of a variant through a guest order and a direct fulfillment (a stock decrement). */
+  const ship = async (item: string, variantId: string, quantity: number, key: string) => {
+    const order = await createGuestOrder(h, SLUG, [
+      { itemId: item, variantId, name: 'Kettle', quantity, unitPriceInCents: 4000 },
+    ]);
+    const read = await expectJson<{ items: { id: string }[] }>(
+      await shop.call('owner', 'GET', `/merchant/orders/${order.id}`),
+      200,
+    );
+    const response = await shop.call(
+      'owner',
+      'POST',
+      `/merchant/commerce/orders/${order.id}/fulfillments`,
+      { lines: [{ lineId: read.items[0]!.id, quantity }], notifyCustomer: false },
+      { 'x-idempotency-key': key },
+    );
+    expect(response.status).toBe(201);
+  };
+  const lowsSince = async (from: number) =>
+    (await deliveredSince(from))
+      .filter((event) => event.type === 'stock.low')
+      .map((event) => [event.data.id, event.data.inventoryQuantity]);
+
   it('stock.low once when shipping takes a tracked variant to the store threshold (5), not again below it', async () => {
     const variantId = await createVariant(shop, itemId, {
       name: 'Blue',
@@ -199,28 +222,75 @@ describe('events from real flows', () => {
       priceInCents: 4000,
       inventoryQuantity: 7,
     });
-    const ship = async (quantity: number, key: string) => {
-      const order = await createGuestOrder(h, SLUG, [
-        { itemId, variantId, name: 'Kettle', quantity, unitPriceInCents: 4000 },
-      ]);
-      const read = await expectJson<{ items: { id: string }[] }>(
-        await shop.call('owner', 'GET', `/merchant/orders/${order.id}`),
-        200,
-      );
-      const response = await shop.call(
-        'owner',
-        'POST',
-        `/merchant/commerce/orders/${order.id}/fulfillments`,
-        { lines: [{ lineId: read.items[0]!.id, quantity }], notifyCustomer: false },
-        { 'x-idempotency-key': key },
-      );
-      expect(response.status).toBe(201);
+    await ship(itemId, variantId, 1, 'webhook-events-stock-0001'); // 7 → 6
+    await ship(itemId, variantId, 2, 'webhook-events-stock-0002'); // 6 → 4: crosses 5
+    await ship(itemId, variantId, 1, 'webhook-events-stock-0003'); // 4 → 3: already low
+    expect(await lowsSince(mark)).toEqual([[variantId, 4]]);
+  });
+
+  it("stock.low at the item's own threshold over the store's; an item threshold cleared to null falls back to the store's", async () => {
+    const settings = (lowStockThreshold: number | null) =>
+      shop.call('owner', 'PATCH', '/merchant/settings', { notifications: { lowStockThreshold } });
+    expect((await settings(8)).status).toBe(200);
+    try {
+      const item = await createItem(shop, {
+        slug: 'kettle-pro',
+        name: 'Kettle Pro',
+        type: 'SALE',
+        status: 'ACTIVE',
+        priceInCents: 4000,
+        lowStockThreshold: 2,
+      });
+      const first = await createVariant(shop, item, { name: 'Red', sku: 'PRO-RED', inventoryQuantity: 10 });
+      await ship(item, first, 3, 'webhook-events-threshold-0001'); // 10 → 7: under the store's 8, above the item's 2
+      await ship(item, first, 5, 'webhook-events-threshold-0002'); // 7 → 2: crosses the item's 2
+      expect(await lowsSince(mark)).toEqual([[first, 2]]);
+
+      const cleared = await shop.call('owner', 'PATCH', `/merchant/items/${item}`, {
+        lowStockThreshold: null,
+      });
+      expect((await expectJson<{ lowStockThreshold: unknown }>(cleared, 200)).lowStockThreshold).toBeNull();
+      const from = receiver.received.length;
+      const second = await createVariant(shop, item, {
+        name: 'Green',
+        sku: 'PRO-GREEN',
+        inventoryQuantity: 10,
+      });
+      await ship(item, second, 1, 'webhook-events-threshold-0003'); // 10 → 9
+      await ship(item, second, 1, 'webhook-events-threshold-0004'); // 9 → 8: crosses the store's 8
+      expect(await lowsSince(from)).toEqual([[second, 8]]);
+    } finally {
+      expect((await settings(null)).status).toBe(200);
+    }
+  });
+
+  it('stock.low when the merchant sets the stock by hand from above the threshold to at or under it, once per crossing', async () => {
+    const item = await createItem(shop, {
+      slug: 'kettle-mini',
+      name: 'Kettle Mini',
+      type: 'SALE',
+      status: 'ACTIVE',
+      lowStockThreshold: 6,
+    });
+    const variantId = await createVariant(shop, item, { name: 'Mini', sku: 'MINI-1', inventoryQuantity: 9 });
+    const setStock = async (inventoryQuantity: number | null) => {
+      const response = await shop.call('owner', 'PATCH', `/merchant/items/${item}/variants/${variantId}`, {
+        inventoryQuantity,
+      });
+      expect(response.status).toBe(200);
     };
-    await ship(1, 'webhook-events-stock-0001'); // 7 → 6
-    await ship(2, 'webhook-events-stock-0002'); // 6 → 4: crosses 5
-    await ship(1, 'webhook-events-stock-0003'); // 4 → 3: already low
-    const lows = (await deliveredSince(mark)).filter((event) => event.type === 'stock.low');
-    expect(lows.map((event) => [event.data.id, event.data.inventoryQuantity])).toEqual([[variantId, 4]]);
+    await setStock(6); // 9 → 6: crosses
+    await setStock(4); // already low
+    await setStock(12); // restocked above it
+    await setStock(7); // still above
+    await setStock(null); // untracked
+    await setStock(3); // untracked → 3 is no crossing from above
+    await setStock(20);
+    await setStock(0); // 20 → 0: crosses again
+    expect(await lowsSince(mark)).toEqual([
+      [variantId, 6],
+      [variantId, 0],
+    ]);
   });
 
   it('booking.confirmed from a merchant booking, then booking.cancelled, in order', async () => {

@@ -86,7 +86,7 @@ export function decorationsOf(row: DecorationColumns): ItemDecorations {
 
 /** An item row with its decoration columns, read as its audience sees it. */
 export function toDecoratedItemRead(
-  row: ItemRow & DecorationColumns,
+  row: Parameters<typeof toItemRead>[0] & DecorationColumns,
   options: DecorateOptions = {},
 ): ItemRead {
   const read = toItemRead(row, decorationsOf(row));

@@ -47,6 +47,7 @@ export async function createItem(
           created_at: ctx.at,
           updated_at: ctx.at,
           ...shippingDimensionValues(input),
+          low_stock_threshold: input.lowStockThreshold ?? null,
         })
         .returning(ITEM_COLUMNS)
         .executeTakeFirstOrThrow();

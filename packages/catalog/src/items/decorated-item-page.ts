@@ -7,7 +7,7 @@ import {
   PAGE_ITEM_ORDER,
 } from '../decorations/decorate-items.ts';
 import { afterItemCursor, type ItemCursor, inItemOrder } from './item-page.ts';
-import { ITEM_COLUMNS, type ItemRow } from './item-read.ts';
+import { ITEM_COLUMNS, PUBLIC_ITEM_COLUMNS, type PublicItemRow } from './item-read.ts';
 import { searchMatches } from './search.ts';
 
 /**
@@ -18,8 +18,6 @@ import { searchMatches } from './search.ts';
  * then sorted.
  */
 export const SEARCH_HEAD_ROWS = 2_000;
-
-type ItemPageQuery = SelectQueryBuilder<Database, 'items', ItemRow>;
 
 /**
  * One page of items (`limit + 1` rows, in list order, after `cursor`) from
@@ -35,15 +33,15 @@ type ItemPageQuery = SelectQueryBuilder<Database, 'items', ItemRow>;
  * an order the list-order index cannot serve (`sort_order + 0`, the same
  * order), which leaves the trigram index as the way to the matches.
  */
-export async function decoratedItemPage(
+export async function decoratedItemPage<Row extends PublicItemRow>(
   db: Kysely<Database>,
   organizationId: string,
-  filtered: ItemPageQuery,
+  filtered: SelectQueryBuilder<Database, 'items', Row>,
   page: { cursor: ItemCursor | undefined; limit: number; search: string | undefined },
   options: DecorateOptions = {},
-): Promise<(ItemRow & DecorationColumns)[]> {
+): Promise<(Row & DecorationColumns)[]> {
   const decorated = (query: Parameters<typeof decoratedPageQuery>[1], prepare = false) => {
-    const compiled = decoratedPageQuery<ItemRow>(organizationId, query, {
+    const compiled = decoratedPageQuery<Row>(organizationId, query, {
       ...options,
       orderBy: PAGE_ITEM_ORDER,
     }).compile(db);
@@ -60,7 +58,9 @@ export async function decoratedItemPage(
     cursor,
     SEARCH_HEAD_ROWS - 1,
   );
-  const columns = sql.join(ITEM_COLUMNS.map((column) => sql.ref(column.replace(/^items\./, 'head.'))));
+  // The columns `filtered` selects: public pages do not load the merchant-only ones.
+  const selected = options.publicOnly === true ? PUBLIC_ITEM_COLUMNS : ITEM_COLUMNS;
+  const columns = sql.join(selected.map((column) => sql.ref(column.replace(/^items\./, 'head.'))));
   const fromHead = await decorated(
     sql`(select ${columns} from ${head} as head where ${searchMatches(search, 'head')}
       order by head.sort_order, head.created_at desc, head.id desc limit ${limit + 1})`,

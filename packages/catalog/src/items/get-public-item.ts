@@ -7,14 +7,14 @@ import {
 } from '../decorations/decorate-items.ts';
 import { itemNotFound } from './get-item.ts';
 import {
-  ITEM_COLUMNS,
-  type ItemRow,
+  PUBLIC_ITEM_COLUMNS,
   type PublicItemDetailRead,
+  type PublicItemRow,
   type PublicVariantRead,
   toPublicItemRead,
 } from './item-read.ts';
 
-type PublicItemRow = ItemRow & DecorationColumns & { variants: PublicVariantRead[] };
+type PublicItemDetailRow = PublicItemRow & DecorationColumns & { variants: PublicVariantRead[] };
 
 /** The statement, built with these stand-ins for its two values. */
 const ORGANIZATION = '\u0000organization';
@@ -22,12 +22,12 @@ const SLUG = '\u0000slug';
 
 // Every storefront item page runs this one statement: it is compiled once, prepared once per
 // PostgreSQL connection, and run with each request's values.
-let compiled: CompiledQuery<PublicItemRow> | undefined;
+let compiled: CompiledQuery<PublicItemDetailRow> | undefined;
 
 function publicItemQuery(db: Kysely<Database>, organizationId: string, slug: string) {
   const item = db
     .selectFrom('items')
-    .select(ITEM_COLUMNS)
+    .select(PUBLIC_ITEM_COLUMNS)
     .where('organization_id', '=', organizationId)
     .where('slug', '=', slug)
     .where('status', '=', 'ACTIVE')
@@ -39,7 +39,7 @@ function publicItemQuery(db: Kysely<Database>, organizationId: string, slug: str
         order by v.sort_order, v.created_at, v.id), '[]')
       from variants v
       where v.organization_id = ${organizationId} and v.item_id = page.id and v.archived_at is null) as variants`;
-  return decoratedPageQuery<ItemRow & { variants: PublicVariantRead[] }>(organizationId, item, {
+  return decoratedPageQuery<PublicItemRow & { variants: PublicVariantRead[] }>(organizationId, item, {
     publicOnly: true,
     extraColumns: variants,
   });
@@ -56,7 +56,9 @@ export async function getPublicItem(
   organizationId: string,
   slug: string,
 ): Promise<PublicItemDetailRead> {
-  compiled ??= prepared(publicItemQuery(db, ORGANIZATION, SLUG).compile(db) as CompiledQuery<PublicItemRow>);
+  compiled ??= prepared(
+    publicItemQuery(db, ORGANIZATION, SLUG).compile(db) as CompiledQuery<PublicItemDetailRow>,
+  );
   const parameters = compiled.parameters.map((value) =>
     value === ORGANIZATION ? organizationId : value === SLUG ? slug : value,
   );

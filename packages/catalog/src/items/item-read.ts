@@ -37,14 +37,21 @@ export const itemSchema = z
     ratingCount: z.number().int().describe('Number of published reviews'),
     collectionIds: z.array(z.string()).describe('Collections holding the item, in collection order'),
     ...shippingDimensionsReadShape,
+    lowStockThreshold: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "Stock at or under which a variant of the item is low (`stock.low` webhook); null: the store's `notifications.lowStockThreshold` applies",
+      ),
   })
   .meta({ id: 'Item' });
 export type ItemRead = z.infer<typeof itemSchema>;
 
 /**
  * The item as public reads return it: the same fields, always `ACTIVE` and
- * unarchived, with the service's reserved `__` metafields and the shipping
- * dimensions (merchant reads only) removed.
+ * unarchived, with the service's reserved `__` metafields, the shipping
+ * dimensions and the low-stock threshold (merchant reads only) removed.
  */
 export const publicItemSchema = itemSchema
   .omit({
@@ -52,6 +59,7 @@ export const publicItemSchema = itemSchema
     shippingLengthMm: true,
     shippingWidthMm: true,
     shippingHeightMm: true,
+    lowStockThreshold: true,
   })
   .extend({
     metafields: z
@@ -83,10 +91,11 @@ export const publicItemDetailSchema = publicItemSchema
 export type PublicItemDetailRead = z.infer<typeof publicItemDetailSchema>;
 export type PublicItemRead = z.infer<typeof publicItemSchema>;
 
-/** An item read as shoppers see it: no shipping dimensions, no reserved `__` metafields. */
+/** An item read as shoppers see it: no shipping dimensions, no low-stock threshold, no reserved `__` metafields. */
 export function toPublicItemRead(read: ItemRead): PublicItemRead {
   const shown: Record<string, unknown> = { ...read, metafields: publicMetafields(read.metafields) };
   for (const field of SHIPPING_DIMENSION_FIELDS) delete shown[field];
+  delete shown.lowStockThreshold;
   return shown as PublicItemRead;
 }
 
@@ -103,8 +112,14 @@ export function publicMetafields(metafields: Record<string, unknown>): Record<st
  * the search predicate needs (it repeats the description, up to 10,000 characters).
  */
 export type ItemRow = Omit<Item, 'search_text'>;
+/** An item row as public reads load it: no low-stock threshold (`PUBLIC_ITEM_COLUMNS`). */
+export type PublicItemRow = Omit<ItemRow, 'low_stock_threshold'>;
 
-export const ITEM_COLUMNS = [
+/**
+ * The columns public reads load: the merchant's (`ITEM_COLUMNS`) but the low-stock threshold, so
+ * the storefront statements stay as they were (the bench's bare server runs their exact text).
+ */
+export const PUBLIC_ITEM_COLUMNS = [
   'items.organization_id',
   'items.id',
   'items.slug',
@@ -123,9 +138,21 @@ export const ITEM_COLUMNS = [
   'items.shipping_length_mm',
   'items.shipping_width_mm',
   'items.shipping_height_mm',
+] as const satisfies readonly `items.${Exclude<keyof Item, 'search_text' | 'low_stock_threshold'>}`[];
+
+export const ITEM_COLUMNS = [
+  ...PUBLIC_ITEM_COLUMNS,
+  'items.low_stock_threshold',
 ] as const satisfies readonly `items.${Exclude<keyof Item, 'search_text'>}`[];
 
-export function toItemRead(item: ItemRow, decorations: ItemDecorations): ItemRead {
+/**
+ * An item row with or without the merchant-only low-stock threshold (public reads do not load it;
+ * their read drops the field anyway).
+ */
+export function toItemRead(
+  item: PublicItemRow & { low_stock_threshold?: number | null },
+  decorations: ItemDecorations,
+): ItemRead {
   return {
     id: item.id,
     slug: item.slug,
@@ -142,5 +169,6 @@ export function toItemRead(item: ItemRow, decorations: ItemDecorations): ItemRea
     updatedAt: item.updated_at.toISOString(),
     ...decorations,
     ...shippingDimensionsOf(item),
+    lowStockThreshold: item.low_stock_threshold ?? null,
   };
 }

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { toDecoratedItemRead } from '../decorations/decorate-items.ts';
 import { decoratedItemPage } from './decorated-item-page.ts';
 import { resolveItemCursor } from './item-page.ts';
-import { ITEM_COLUMNS, type PublicItemRead, toPublicItemRead } from './item-read.ts';
+import { PUBLIC_ITEM_COLUMNS, type PublicItemRead, toPublicItemRead } from './item-read.ts';
 import type { PublicItemListQuery } from './schemas.ts';
 
 /**
@@ -22,7 +22,7 @@ export async function listPublicItems(
   const cursor = await resolveItemCursor(db, organizationId, query.cursor);
   const filtered = db
     .selectFrom('items')
-    .select(ITEM_COLUMNS)
+    .select(PUBLIC_ITEM_COLUMNS)
     .where('items.organization_id', '=', organizationId)
     .where('items.status', '=', 'ACTIVE')
     .where('items.archived_at', 'is', null)

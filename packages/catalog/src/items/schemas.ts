@@ -109,6 +109,19 @@ export const metafieldsPatchSchema = metafieldsRecordSchema.describe(
   "Merged into the item's metafields key by key, as Stripe and Shopify treat metadata: a key sent with a value sets it, a key sent as `null` deletes it, a key not sent is kept. At most 100 keys of 1 to 100 characters and 16,384 bytes of JSON, in the request and in the merged result (400). Keys starting with `__` are reserved (400); the service's own are kept",
 );
 
+/** The most a low-stock threshold can be (more stock than any merchant holds of one variant). */
+export const MAX_LOW_STOCK_THRESHOLD = 1_000_000;
+
+export const lowStockThresholdSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_LOW_STOCK_THRESHOLD)
+  .nullable()
+  .describe(
+    "Stock at or under which a variant of the item is low: a `stock.low` webhook leaves when a variant's stock crosses it from above. An integer from 0 to 1,000,000, or null to use the store's `notifications.lowStockThreshold` (absent on create: null; on PATCH: unchanged)",
+  );
+
 export const createItemInputSchema = z.strictObject({
   slug: itemSlugSchema,
   name: nameSchema,
@@ -122,6 +135,7 @@ export const createItemInputSchema = z.strictObject({
     .optional()
     .describe('Defaults to 0: a new item comes first (newest first among equal sortOrder) until reordered'),
   ...shippingDimensionsInputShape,
+  lowStockThreshold: lowStockThresholdSchema.optional(),
 });
 export type CreateItemInput = z.output<typeof createItemInputSchema>;
 
@@ -136,6 +150,7 @@ export const updateItemChangesSchema = z.strictObject({
   metafields: metafieldsPatchSchema.optional(),
   sortOrder: sortOrderSchema.optional(),
   ...shippingDimensionsInputShape,
+  lowStockThreshold: lowStockThresholdSchema.optional(),
 });
 export type UpdateItemChanges = z.output<typeof updateItemChangesSchema>;
 

@@ -54,6 +54,8 @@ export async function updateItem(
       if (changed('priceInCents', changes.priceInCents, item.price_in_cents))
         set.price_in_cents = changes.priceInCents;
       if (changed('sortOrder', changes.sortOrder, item.sort_order)) set.sort_order = changes.sortOrder;
+      if (changed('lowStockThreshold', changes.lowStockThreshold, item.low_stock_threshold))
+        set.low_stock_threshold = changes.lowStockThreshold;
       if (changes.tags !== undefined && JSON.stringify(changes.tags) !== JSON.stringify(item.tags)) {
         fields.push('tags');
         set.tags = JSON.stringify(changes.tags);

@@ -5,6 +5,7 @@ import type { Kysely, UpdateObject } from 'kysely';
 import type { ItemWriteContext } from '../items/context.ts';
 import { changedShippingDimensions } from '../items/shipping-dimensions.ts';
 import { queueBackInStockEmails } from '../stock-notifications/back-in-stock.ts';
+import { emitLowStockCrossings } from './low-stock.ts';
 
 import { SALE_ABOVE_PRICE, type UpdateVariantChanges, type VariantRead } from './schemas.ts';
 import { findVariantRow, skuTaken, toVariantRead, variantNotFound } from './variant-read.ts';
@@ -15,7 +16,9 @@ import { findVariantRow, skuTaken, toVariantRead, variantNotFound } from './vari
  * `{ itemId, fields }`); a patch that changes nothing writes nothing. The sale
  * price must not end above the price. A SKU of another variant is
  * `SKU_TAKEN`. Stock going from 0 to a positive quantity queues the
- * BACK_IN_STOCK emails of the variant's subscriptions in the same transaction.
+ * BACK_IN_STOCK emails of the variant's subscriptions in the same transaction;
+ * stock set from above the low-stock threshold to at or under it queues `stock.low`
+ * (one more statement, only when a patch lowers the stock of a tracked variant).
  */
 export async function updateVariant(
   db: Kysely<Database>,
@@ -92,6 +95,16 @@ export async function updateVariant(
           at: ctx.at,
           email: ctx.email,
         });
+      }
+      if (
+        updated.archived_at === null &&
+        variant.inventory_quantity !== null &&
+        updated.inventory_quantity !== null &&
+        updated.inventory_quantity < variant.inventory_quantity
+      ) {
+        await emitLowStockCrossings(trx, { organizationId: ctx.organizationId, at: ctx.at }, [
+          { variantId, before: variant.inventory_quantity, after: updated.inventory_quantity },
+        ]);
       }
       return toVariantRead(updated);
     });

@@ -29,6 +29,7 @@ import * as bookingAbuseLimits from './2026_11_28_0031_booking_abuse_limits.ts';
 import * as bookingLinkExpiryIndex from './2026_11_29_0032_booking_link_expiry_index.ts';
 import * as webhooks from './2026_11_29_0100_webhooks.ts';
 import * as tenantChangeNotices from './2026_11_29_0300_tenant_change_notices.ts';
+import * as itemLowStockThreshold from './2026_11_29_0400_item_low_stock_threshold.ts';
 
 /** Every migration in order. Bundled builds have no migration folder to scan, so they are listed here. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0032_booking_link_expiry_index': bookingLinkExpiryIndex,
   '2026_11_29_0100_webhooks': webhooks,
   '2026_11_29_0300_tenant_change_notices': tenantChangeNotices,
+  '2026_11_29_0400_item_low_stock_threshold': itemLowStockThreshold,
 };
