@@ -53,6 +53,7 @@ describe('createItem', () => {
       shippingLengthMm: null,
       shippingWidthMm: null,
       shippingHeightMm: null,
+      lowStockThreshold: null,
     });
     expect(await getItem(handle.db, organizationId, item.id)).toEqual(item);
     expect((await itemRow(handle.db, organizationId, item.id)).search_text).toBe(

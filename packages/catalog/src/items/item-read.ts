@@ -112,12 +112,23 @@ export function publicMetafields(metafields: Record<string, unknown>): Record<st
  * the search predicate needs (it repeats the description, up to 10,000 characters).
  */
 export type ItemRow = Omit<Item, 'search_text'>;
-/** An item row as public reads load it: no low-stock threshold (`PUBLIC_ITEM_COLUMNS`). */
-export type PublicItemRow = Omit<ItemRow, 'low_stock_threshold'>;
+/**
+ * An item row as public reads load it (`PUBLIC_ITEM_COLUMNS`): no merchant-only column (the
+ * low-stock threshold, the shipping dimensions).
+ */
+export type PublicItemRow = Omit<ItemRow, MerchantOnlyColumn>;
+
+type MerchantOnlyColumn =
+  | 'low_stock_threshold'
+  | 'shipping_weight_grams'
+  | 'shipping_length_mm'
+  | 'shipping_width_mm'
+  | 'shipping_height_mm';
 
 /**
- * The columns public reads load: the merchant's (`ITEM_COLUMNS`) but the low-stock threshold, so
- * the storefront statements stay as they were (the bench's bare server runs their exact text).
+ * The columns public reads load: the merchant's (`ITEM_COLUMNS`) but the merchant-only ones (the
+ * shipping dimensions, the low-stock threshold), which no public answer shows. The bench's bare
+ * server runs the storefront statements' exact text (bench/bare-sql.ts; `bench-sql.test.ts`).
  */
 export const PUBLIC_ITEM_COLUMNS = [
   'items.organization_id',
@@ -134,23 +145,23 @@ export const PUBLIC_ITEM_COLUMNS = [
   'items.archived_at',
   'items.created_at',
   'items.updated_at',
+] as const satisfies readonly `items.${keyof PublicItemRow}`[];
+
+export const ITEM_COLUMNS = [
+  ...PUBLIC_ITEM_COLUMNS,
   'items.shipping_weight_grams',
   'items.shipping_length_mm',
   'items.shipping_width_mm',
   'items.shipping_height_mm',
-] as const satisfies readonly `items.${Exclude<keyof Item, 'search_text' | 'low_stock_threshold'>}`[];
-
-export const ITEM_COLUMNS = [
-  ...PUBLIC_ITEM_COLUMNS,
   'items.low_stock_threshold',
 ] as const satisfies readonly `items.${Exclude<keyof Item, 'search_text'>}`[];
 
 /**
- * An item row with or without the merchant-only low-stock threshold (public reads do not load it;
- * their read drops the field anyway).
+ * An item row with or without the merchant-only columns (public reads do not load them, and their
+ * read drops those fields anyway: `toPublicItemRead`).
  */
 export function toItemRead(
-  item: PublicItemRow & { low_stock_threshold?: number | null },
+  item: PublicItemRow & Partial<Pick<ItemRow, MerchantOnlyColumn>>,
   decorations: ItemDecorations,
 ): ItemRead {
   return {
@@ -168,7 +179,12 @@ export function toItemRead(
     createdAt: item.created_at.toISOString(),
     updatedAt: item.updated_at.toISOString(),
     ...decorations,
-    ...shippingDimensionsOf(item),
+    ...shippingDimensionsOf({
+      shipping_weight_grams: item.shipping_weight_grams ?? null,
+      shipping_length_mm: item.shipping_length_mm ?? null,
+      shipping_width_mm: item.shipping_width_mm ?? null,
+      shipping_height_mm: item.shipping_height_mm ?? null,
+    }),
     lowStockThreshold: item.low_stock_threshold ?? null,
   };
 }
