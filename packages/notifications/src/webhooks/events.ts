@@ -32,7 +32,8 @@ export const WEBHOOK_EVENT_CATALOG = [
   {
     type: 'stock.low',
     object: 'variant',
-    description: "A tracked variant's stock fell to or below its item's low-stock threshold.",
+    description:
+      "A tracked variant's stock fell to or below its item's low-stock threshold (the store's `notifications.lowStockThreshold` when the item sets none).",
   },
   { type: 'customer.created', object: 'customer', description: 'A customer account was created.' },
   {
