@@ -387,6 +387,8 @@ describe('booking checkout', () => {
 
 /** A summary's facts, term by term. */
 async function factsOf(summary: import('playwright-core').Locator): Promise<Record<string, string>> {
+  // The summary's rows come with its read: wait for them (allInnerTexts does not wait).
+  await summary.locator('dd').first().waitFor();
   const terms = await summary.locator('dt').allInnerTexts();
   const values = await summary.locator('dd').allInnerTexts();
   return Object.fromEntries(terms.map((term, index) => [term, values[index]!]));
