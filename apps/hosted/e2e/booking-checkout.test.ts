@@ -11,7 +11,7 @@ import {
 import { type Hosted, linkOf, signIn, startHosted } from './harness.ts';
 
 /**
- * Booking checkout from a hold in headless Chromium (issue 16, part B; docs/bookings.md "Conversion"):
+ * Booking checkout from a hold in headless Chromium (docs/bookings.md "Conversion"):
  * each conversion flow (PAYMENT then paid, REQUEST, CONFIRMED, TERMINAL) and the emailed management
  * link. Holds are made through the API as a storefront makes them. One gateway and browser for the
  * file; axe-core and a screenshot on every page visited.

@@ -3,7 +3,7 @@ import { bodyOf, checkPage, heading, type Merchant, ownerOf } from './checkout-s
 import { type Hosted, signIn, startHosted } from './harness.ts';
 
 /**
- * The whole shopper journey of issue 16 in one browser session: sign in by a code read from the mail
+ * The whole shopper journey in one browser session: sign in by a code read from the mail
  * log, check out a positive total with the sandbox card from the link a storefront hands over
  * (`/checkout/<c1_ token>`), see the order in the account once the store ships it, open a return and
  * cancel it. The other files test each part in depth; this one proves they join up.

@@ -4,7 +4,7 @@ import { createHarness, expectError, expectJson, type Harness } from '../support
 import { createRoleFixture, type RoleFixture } from '../support/roles.ts';
 
 /**
- * The backend of the hosted app (issue 16): which store a link's token names, the checkout session
+ * The backend of the hosted app: which store a link's token names, the checkout session
  * read its pages poll, and the sandbox processor's test-card confirmation.
  */
 

@@ -58,7 +58,7 @@ describe('GET /api/v1/openapi.json', () => {
     const publicRead = document.paths['/public/organization']?.get;
     expect(publicRead!.security).toEqual([{ OrganizationSlug: [] }]);
     expect(publicRead!.responses['429']?.headers?.['Retry-After']).toBeDefined();
-    // An unknown collection's items are a 404, documented with the route (issue 12).
+    // An unknown collection's items are a 404, documented with the route.
     const collectionItems = document.paths['/public/collections/{slug}/items']?.get as Operation & {
       description?: string;
     };

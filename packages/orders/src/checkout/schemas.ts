@@ -59,7 +59,7 @@ const tokenSchema = z
 const CHECKOUT_ADDRESS_NOTE =
   'Where the parcels go: `{ name, line1, line2?, city, state?, postalCode, country, phone? }` (trimmed; `line1`/`line2` 300, `city`/`state` 200, `postalCode` 32, `name` 200, `phone` 50; `country` ISO 3166-1 alpha-2). Its `country` is the shipping country: a different `shippingCountry` in the same body is 400. Copied to the order when it is placed; optional (a storefront that collects the address elsewhere may leave it out).';
 
-/** The shopper's shipping address on a checkout session (issue 16), shaped as an order's ship-to. */
+/** The shopper's shipping address on a checkout session, shaped as an order's ship-to. */
 export const checkoutShippingAddressSchema = shippingAddressInputSchema.describe(CHECKOUT_ADDRESS_NOTE);
 
 /** A body's `shippingCountry`, when sent with a `shippingAddress`, must be the address's country. */

@@ -35,7 +35,7 @@ export const verifyProcedure = tenantProcedure
     ctx.observed.customerId = session.customerId;
     return {
       // The hosted app (the first-party /trpc surface) holds the session only as the HttpOnly
-      // cookie: its page script never receives the token (issue 16). BYO servers get it over REST.
+      // cookie: its page script never receives the token. BYO servers get it over REST.
       ...(ctx.request.surface === 'rest' ? { sessionToken: session.token } : {}),
       expiresAt: session.expiresAt.toISOString(),
       customerId: session.customerId,
